@@ -1,0 +1,302 @@
+"""Pydantic models of every content document: what a YAML file may say, and nothing more.
+
+Every model forbids unknown keys, so a typo in a content file is reported rather than ignored.
+Cross-references (a unit naming a weapon, a scenario naming a map) are checked by the loader,
+which knows the whole library; these models check shape, types and ranges.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+DAMAGE_TYPES = ("ballistic", "energy", "shock", "thermal", "edged", "blunt")
+DamageType = Literal["ballistic", "energy", "shock", "thermal", "edged", "blunt"]
+Ident = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=48)]
+DICE_RE = re.compile(r"^(\d{1,2})d(\d{1,3})([+-]\d{1,3})?$")
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def check_dice(value: str) -> str:
+    """A dice code like 2d6, 3d12+2 or 5d20."""
+    match = DICE_RE.match(value)
+    if not match or int(match.group(1)) < 1 or int(match.group(2)) < 2:
+        raise ValueError(f"{value!r} is not a dice code like 2d6 or 3d12+2")
+    return value
+
+
+DiceCode = Annotated[str, Field(min_length=3, max_length=12)]
+
+
+# --- terrain ---------------------------------------------------------------------------------
+
+class TerrainSpec(Strict):
+    id: Ident
+    name: str
+    glyph: str = Field(min_length=1, max_length=1)
+    walkable: bool = True
+    rough: bool = False
+    blocks_sight: bool = False
+    cover: Literal["none", "half", "full"] = "none"
+    concealment: bool = False
+    color: str = "white"
+
+
+class TerrainFile(Strict):
+    terrain: list[TerrainSpec] = Field(min_length=1)
+
+
+# --- weapons and armor -----------------------------------------------------------------------
+
+class FireMode(Strict):
+    name: Ident
+    ap: int = Field(ge=1, le=60)
+    rof: int = Field(default=1, ge=1, le=100)
+
+
+class WeaponSpec(Strict):
+    id: Ident
+    name: str
+    kind: Literal["firearm", "melee", "grenade"]
+    skill: Literal["aim", "melee", "unarmed", "demolitions"] = "aim"
+    damage: DiceCode
+    damage_type: DamageType = "ballistic"
+    accuracy: int = Field(default=0, ge=-10, le=10)
+    aim_max: int = Field(default=0, ge=0, le=10)
+    aim_ap: int = Field(default=0, ge=0, le=60, description="AP to reach aim_max")
+    range: int = Field(default=1, ge=1, le=200, description="squares; beyond it attacks take a penalty")
+    spread: int = Field(default=1, ge=1, le=20)
+    magazine: int = Field(default=0, ge=0, le=500)
+    reload_ap: int = Field(default=0, ge=0, le=60)
+    draw_ap: int = Field(default=1, ge=0, le=60)
+    modes: list[FireMode] = Field(default_factory=list, validate_default=True)
+
+    @field_validator("damage")
+    @classmethod
+    def _dice(cls, value: str) -> str:
+        return check_dice(value)
+
+    @field_validator("aim_ap")
+    @classmethod
+    def _aim_costs_ap(cls, value: int, info: ValidationInfo) -> int:
+        if value == 0 and info.data.get("aim_max", 0) > 0:
+            raise ValueError("aim_ap must be at least 1 when aim_max is above 0")
+        return value
+
+    @field_validator("modes")
+    @classmethod
+    def _modes_fit_kind(cls, modes: list[FireMode], info: ValidationInfo) -> list[FireMode]:
+        names = [mode.name for mode in modes]
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if repeated:
+            raise ValueError(f"mode names repeat: {', '.join(repeated)}")
+        kind = info.data.get("kind")
+        needed = {"melee": "strike", "grenade": "throw"}.get(kind or "")
+        if needed and needed not in names:
+            raise ValueError(f"a {kind} weapon needs a mode named {needed!r}")
+        if kind == "firearm" and not modes:
+            raise ValueError("a firearm needs at least one mode, e.g. {name: single, ap: 3}")
+        return modes
+
+
+class WeaponsFile(Strict):
+    weapons: list[WeaponSpec] = Field(min_length=1)
+
+
+class ArmorSpec(Strict):
+    id: Ident
+    name: str
+    resist: dict[DamageType, Annotated[int, Field(ge=0, le=200)]] = Field(default_factory=dict)
+
+
+class ArmorFile(Strict):
+    armor: list[ArmorSpec] = Field(min_length=1)
+
+
+# --- units and squads ------------------------------------------------------------------------
+
+class CarriedWeapon(Strict):
+    weapon: Ident
+    spare_magazines: int = Field(default=2, ge=0, le=50)
+
+
+class UnitSpec(Strict):
+    id: Ident
+    name: str
+    ap: int = Field(ge=1, le=100)
+    hp: int = Field(ge=1, le=1000)
+    morale: int = Field(default=5, ge=0, le=100)
+    sight: int = Field(default=20, ge=1, le=60)
+    attributes: dict[Ident, Annotated[int, Field(ge=-10, le=100)]] = Field(default_factory=dict)
+    skills: dict[Ident, Annotated[int, Field(ge=0, le=100)]] = Field(default_factory=dict)
+    abilities: dict[Ident, Annotated[int, Field(ge=1, le=5)]] = Field(default_factory=dict)
+    weapons: list[CarriedWeapon] = Field(default_factory=list)
+    armor: Ident | None = None
+    grenades: dict[Ident, Annotated[int, Field(ge=0, le=20)]] = Field(default_factory=dict)
+
+
+class UnitsFile(Strict):
+    units: list[UnitSpec] = Field(min_length=1)
+
+
+class SquadMember(Strict):
+    unit: Ident
+    name: str | None = None
+    count: int = Field(default=1, ge=1, le=50)
+    at: tuple[int, int] | None = Field(default=None, description="[x, y]: column, row from top-left")
+
+    @field_validator("at")
+    @classmethod
+    def _one_unit_per_square(
+        cls, at: tuple[int, int] | None, info: ValidationInfo
+    ) -> tuple[int, int] | None:
+        if at is not None and info.data.get("count", 1) > 1:
+            raise ValueError("a member placed with `at` stands for one unit: use count 1")
+        return at
+
+
+class SquadSpec(Strict):
+    id: Ident
+    name: str
+    members: list[SquadMember] = Field(min_length=1)
+
+
+class SquadsFile(Strict):
+    squads: list[SquadSpec] = Field(min_length=1)
+
+
+# --- maps ------------------------------------------------------------------------------------
+
+class LegendEntry(Strict):
+    terrain: Ident
+    zone: Ident | None = None
+
+
+class MapSpec(Strict):
+    id: Ident
+    name: str
+    description: str = ""
+    legend: dict[str, LegendEntry] = Field(default_factory=dict)
+    rows: list[str] = Field(min_length=2, max_length=512)
+
+    @field_validator("rows", mode="before")
+    @classmethod
+    def _block_of_rows(cls, value: Any) -> Any:
+        """Rows may be written as one block of text (`rows: |`), one row per line."""
+        if isinstance(value, str):
+            return value.splitlines()
+        return value
+
+    @field_validator("legend")
+    @classmethod
+    def _single_characters(cls, legend: dict[str, LegendEntry]) -> dict[str, LegendEntry]:
+        for glyph in legend:
+            if len(glyph) != 1:
+                raise ValueError(f"legend keys are single characters, not {glyph!r}")
+        return legend
+
+
+# --- scenarios -------------------------------------------------------------------------------
+
+MAP_PATH_RE = re.compile(r"^[^\x00]+\.ya?ml$")
+
+
+def check_map_ref(value: str) -> str:
+    """A bundled map id (`depot`) or a path to a map file, relative to the scenario file."""
+    if re.match(r"^[a-z][a-z0-9_]*$", value) and len(value) <= 48:
+        return value
+    if not MAP_PATH_RE.match(value):
+        raise ValueError(
+            f"{value!r} is neither a map id (like depot) nor a path ending in .yaml"
+        )
+    if value.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", value):
+        raise ValueError(f"{value!r}: write the map path relative to the scenario file")
+    return value
+
+
+MapRef = Annotated[str, Field(min_length=1, max_length=400), AfterValidator(check_map_ref)]
+ScenarioMap = Annotated[
+    Annotated[MapSpec, Tag("inline")] | Annotated[MapRef, Tag("ref")],
+    Discriminator(lambda value: "inline" if isinstance(value, (dict, MapSpec)) else "ref"),
+]
+
+
+class SideSpec(Strict):
+    id: Ident
+    name: str
+    squad: Ident | None = None
+    members: list[SquadMember] = Field(default_factory=list)
+    zone: Ident
+    ambush: bool = False
+
+    @model_validator(mode="after")
+    def _has_units(self) -> SideSpec:
+        if self.squad is None and not self.members:
+            raise ValueError("a side needs a squad, members, or both")
+        return self
+
+
+class VictorySpec(Strict):
+    type: Literal["eliminate", "reach"] = "eliminate"
+    side: Ident | None = Field(default=None, description="for reach: the side that must reach the zone")
+    zone: Ident | None = Field(default=None, description="for reach: the objective zone")
+    max_rounds: int = Field(default=40, ge=1, le=1000)
+    on_timeout: Ident | Literal["draw"] = "draw"
+
+
+class ScenarioSpec(Strict):
+    id: Ident
+    name: str
+    description: str = ""
+    ruleset: Ident = "skirmish"
+    map: ScenarioMap = Field(description="a map id, a path to a map file, or a map written out")
+    sides: list[SideSpec] = Field(min_length=2, max_length=4)
+    victory: VictorySpec = Field(default_factory=VictorySpec)
+    weapons: list[WeaponSpec] = Field(default_factory=list)
+    armor: list[ArmorSpec] = Field(default_factory=list)
+    units: list[UnitSpec] = Field(default_factory=list)
+    squads: list[SquadSpec] = Field(default_factory=list)
+
+
+# --- rulesets --------------------------------------------------------------------------------
+
+class RulesetSpec(Strict):
+    """The outer shape of a ruleset file. `params` is checked by the ruleset's own model."""
+
+    id: Ident
+    name: str
+    engine: Ident
+    description: str = ""
+    unit_attributes: list[Ident] = Field(default_factory=list, description="every unit must have these")
+    unit_skills: list[Ident] = Field(default_factory=list, description="every unit must have these")
+    params: dict = Field(default_factory=dict)
+
+
+# --- a battle's whole content, self-contained (what a save embeds) --------------------------
+
+class BattleSetup(Strict):
+    """Everything one battle needs, resolved from a library: no reference left dangling."""
+
+    scenario: ScenarioSpec
+    map: MapSpec
+    ruleset: RulesetSpec
+    terrain: list[TerrainSpec]
+    weapons: list[WeaponSpec]
+    armor: list[ArmorSpec]
+    units: list[UnitSpec]
+    squads: list[SquadSpec] = Field(default_factory=list)

@@ -1,0 +1,126 @@
+"""Commands: what a player (person, program or test) asks the active unit to do.
+
+Commands are frozen requests. `Battle.submit` either refuses one with a reason and changes
+nothing, or carries it out and returns the events it caused. They serialise to plain dicts so a
+save can replay them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar
+
+Square = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    kind: ClassVar[str] = ""
+    unit: str
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["kind"] = self.kind
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Command):
+    """Walk along `path`: each square adjacent to the one before, the first next to the unit."""
+
+    kind: ClassVar[str] = "move"
+    path: tuple[Square, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeStance(Command):
+    """Stand, crouch or go prone; `drop` throws the unit flat quickly at an attack penalty."""
+
+    kind: ClassVar[str] = "stance"
+    stance: str
+    drop: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Attack(Command):
+    """Aim to level `aim` (AP bought once per turn) and attack `target` with the drawn weapon."""
+
+    kind: ClassVar[str] = "attack"
+    target: str
+    mode: str | None = None       # fire mode; None = the weapon's first
+    location: str = "torso"
+    aim: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SetOverwatch(Command):
+    """Watch a 45-degree cone facing `toward`; fire at the first enemy that moves into it."""
+
+    kind: ClassVar[str] = "overwatch"
+    toward: Square
+
+
+@dataclass(frozen=True, slots=True)
+class Suppress(Command):
+    """A full-round burst on a circle centred on `at`."""
+
+    kind: ClassVar[str] = "suppress"
+    at: Square
+
+
+@dataclass(frozen=True, slots=True)
+class Throw(Command):
+    kind: ClassVar[str] = "throw"
+    at: Square
+    grenade: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reload(Command):
+    kind: ClassVar[str] = "reload"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Command):
+    """Draw the carried weapon at `weapon` (an index into the unit's weapons)."""
+
+    kind: ClassVar[str] = "draw"
+    weapon: int
+
+
+@dataclass(frozen=True, slots=True)
+class Revive(Command):
+    """One Heal check on an adjacent downed ally: stabilise it, then bring it back at 1 HP."""
+
+    kind: ClassVar[str] = "revive"
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn(Command):
+    kind: ClassVar[str] = "end_turn"
+
+
+COMMANDS: dict[str, type[Command]] = {
+    cls.kind: cls
+    for cls in (Move, ChangeStance, Attack, SetOverwatch, Suppress, Throw, Reload, Draw, Revive,
+                EndTurn)
+}
+
+
+def command_from_dict(data: dict[str, Any]) -> Command:
+    """Rebuild a command from `to_dict` output; raises ValueError on anything malformed."""
+    if not isinstance(data, dict) or data.get("kind") not in COMMANDS:
+        raise ValueError(f"not a command: {data!r}")
+    cls = COMMANDS[data["kind"]]
+    names = {f.name for f in fields(cls)}
+    args = {k: v for k, v in data.items() if k != "kind"}
+    if set(args) - names:
+        raise ValueError(f"unknown fields for {cls.kind}: {sorted(set(args) - names)}")
+    for key in ("path",):
+        if key in args:
+            args[key] = tuple(tuple(square) for square in args[key])
+    for key in ("toward", "at"):
+        if key in args:
+            args[key] = tuple(args[key])
+    return cls(**args)

@@ -1,0 +1,110 @@
+"""Components: plain data attached to unit entities in the battle's esper world.
+
+They hold no rules. Systems (game.core.systems) and the ruleset read and change them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+STANCES = ("stand", "crouch", "prone")
+DOWN_STATES = ("unconscious", "dying", "dead")
+
+
+@dataclass(slots=True)
+class Unit:
+    uid: str          # stable id, e.g. "olea-2"; esper ids are not kept across saves
+    name: str
+    template: str
+    side: str
+
+
+@dataclass(slots=True)
+class Position:
+    x: int
+    y: int
+
+
+@dataclass(slots=True)
+class ActionPoints:
+    current: int
+    per_turn: int
+    debt: int = 0     # AP still owed by an action longer than a whole turn
+
+
+@dataclass(slots=True)
+class Posture:
+    stance: str = "stand"
+
+
+@dataclass(slots=True)
+class Health:
+    hp: int
+    max_hp: int
+    constitution: int
+    state: str = "ok"                 # ok | unconscious | dying | dead
+    stabilized: bool = False          # the first Heal check has succeeded
+    heal_ds: dict[str, int] = field(default_factory=dict)   # stage -> current difficulty
+
+    @property
+    def up(self) -> bool:
+        return self.state == "ok"
+
+
+@dataclass(slots=True)
+class Stats:
+    attributes: dict[str, int]
+    skills: dict[str, int]
+    abilities: dict[str, int]
+    sight: int
+    morale: int
+
+
+@dataclass(slots=True)
+class WeaponState:
+    weapon: str       # weapon id
+    ammo: int
+    spare: int        # spare magazines
+
+
+@dataclass(slots=True)
+class Loadout:
+    weapons: list[WeaponState]
+    active: int = 0
+    drawn: bool = True
+    grenades: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def current(self) -> WeaponState | None:
+        if not self.drawn or not self.weapons:
+            return None
+        return self.weapons[self.active]
+
+
+@dataclass(slots=True)
+class Armor:
+    armor: str | None
+    resist: dict[str, int]
+
+
+@dataclass(slots=True)
+class TurnState:
+    """What this unit has done in its current turn: it changes attack modifiers."""
+
+    aim_level: int = 0
+    move_ap: int = 0
+    moved_rough: bool = False
+    dropped_flat: bool = False
+
+
+@dataclass(slots=True)
+class Overwatch:
+    target: tuple[int, int]   # the point the 45-degree cone faces
+    held_ap: int
+
+
+@dataclass(slots=True)
+class Suppressed:
+    by: str                   # uid of the suppressor
+    attack_total: int         # the suppressor's Aim roll, to beat when breaking out
+    weapon: str

@@ -1,0 +1,156 @@
+"""The engine's front door: `Battle.submit(command)` returns events, or `Refused(reason)`.
+
+The app, the computer players and the tests all play through this class. A refused command
+changes nothing: every system checks legality before it changes or rolls anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+import esper
+
+from game.content.schema import BattleSetup
+from game.core import components as c
+from game.core.commands import (Attack, ChangeStance, Command, Draw, EndTurn, Move, Reload, Revive,
+                                SetOverwatch, Suppress, Throw, command_from_dict)
+from game.core.dice import Dice
+from game.core.events import Event, Refused
+from game.core.illegal import Illegal
+from game.core.session import Session
+from game.core.systems import attack, grenade, loadout, movement, overwatch, suppression, turns
+
+STATE_FORMAT = 1
+
+
+def _attack(session: Session, cmd: Attack) -> None:
+    plan = attack.plan_attack(session, cmd.unit, cmd.target, cmd.mode, cmd.location, cmd.aim)
+    attack.spend(session, cmd.unit, plan.ap_cost)
+    attack.carry_out(session, plan)
+
+
+HANDLERS: dict[type, Callable[[Session, Any], None]] = {
+    Move: movement.move,
+    ChangeStance: movement.change_stance,
+    Attack: _attack,
+    SetOverwatch: overwatch.set_overwatch,
+    Suppress: suppression.suppress,
+    Throw: grenade.throw,
+    Reload: loadout.reload,
+    Draw: loadout.draw,
+    Revive: loadout.revive,
+}
+
+
+class Battle:
+    """A battle in progress. Close it (or use it as a context manager) to free its world."""
+
+    def __init__(self, setup: BattleSetup, seed: int, *, dice: Dice | None = None) -> None:
+        """`dice` lets a test queue forced faces before initiative is rolled."""
+        self.session = Session(setup, seed, dice)
+        self.commands: list[Command] = []
+        self.opening: list[Event] = self._run(lambda: turns.start_battle(self.session))
+
+    # --- playing ------------------------------------------------------------------------------
+
+    def submit(self, command: Command) -> list[Event] | Refused:
+        s = self.session
+        if s.closed:
+            return Refused("This battle has been closed.")
+        if s.over:
+            return Refused("The battle is over.")
+        if not isinstance(command, Command) or type(command) not in HANDLERS and not isinstance(command, EndTurn):
+            return Refused(f"Not a command: {command!r}.")
+        if command.unit != s.active:
+            s.use()
+            who = s.get(s.active, c.Unit).name
+            other = s.get(command.unit, c.Unit).name if command.unit in s.entities else repr(command.unit)
+            return Refused(f"It is {who}'s turn, not {other}'s.")
+        try:
+            events = self._run(lambda: self._dispatch(command))
+        except Illegal as why:
+            return Refused(str(why))
+        self.commands.append(command)
+        return events
+
+    def _dispatch(self, command: Command) -> None:
+        s = self.session
+        if isinstance(command, EndTurn):
+            turns.end_turn(s, command.unit)
+            return
+        HANDLERS[type(command)](s, command)
+        if turns.check_victory(s):
+            return
+        uid = command.unit
+        if s.active == uid and (not s.is_up(uid) or s.get(uid, c.ActionPoints).current == 0):
+            turns.end_turn(s, uid)       # a turn is over when its AP are spent
+
+    def _run(self, action: Callable[[], None]) -> list[Event]:
+        s = self.session
+        s.use()
+        s.events = []
+        action()
+        events, s.events = s.events, []
+        return events
+
+    def close(self) -> None:
+        self.session.close()
+
+    def __enter__(self) -> Battle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- saving -------------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """Everything needed to rebuild this battle exactly: its content, seed and commands."""
+        s = self.session
+        return {
+            "format": STATE_FORMAT,
+            "setup": s.setup.model_dump(mode="json"),
+            "seed": s.seed,
+            "commands": [cmd.to_dict() for cmd in self.commands],
+            "digest": self.digest(),
+            "summary": {"scenario": s.setup.scenario.name, "ruleset": s.setup.ruleset.id,
+                        "round": s.round, "active": s.active, "over": s.over},
+        }
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> Battle:
+        """Rebuild a battle by replaying its commands; raises ValueError if it does not fit."""
+        if not isinstance(state, dict) or state.get("format") != STATE_FORMAT:
+            raise ValueError("the battle state has an unknown format")
+        try:
+            setup = BattleSetup.model_validate(state["setup"])
+            seed = int(state["seed"])
+            commands = [command_from_dict(d) for d in state["commands"]]
+        except (KeyError, TypeError, ValueError) as why:
+            raise ValueError(f"the battle state is damaged: {why}") from None
+        battle = cls(setup, seed)
+        for number, command in enumerate(commands, 1):
+            result = battle.submit(command)
+            if isinstance(result, Refused):
+                battle.close()
+                raise ValueError(f"command {number} no longer applies: {result.reason}")
+        if state.get("digest") not in (None, battle.digest()):
+            battle.close()
+            raise ValueError("replaying the battle did not give the saved position")
+        return battle
+
+    def digest(self) -> str:
+        """A fingerprint of the whole battle state (units, turn, morale, dice)."""
+        s = self.session
+        s.use()
+        units = []
+        for uid, entity in sorted(s.entities.items()):
+            comps = sorted(repr(comp) for comp in esper.components_for_entity(entity))
+            units.append((uid, comps))
+        payload = [units, s.order, s.round, s.turn_index, s.over, s.winner,
+                   {k: (v.start, v.current) for k, v in s.morale.items()},
+                   s.dice.fingerprint()]
+        return hashlib.sha256(json.dumps(payload, default=str).encode()).hexdigest()[:16]

@@ -1,0 +1,345 @@
+"""Events: the facts a command caused, with every die and modifier involved.
+
+Events are the only thing the app draws from and the only thing a log prints. Each carries the
+sides that could see it happen (`seen_by`), so a side's log and its fog of war agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+Square = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One roll: the dice, each named modifier, and the total."""
+
+    name: str
+    rolls: tuple[int, ...]
+    modifiers: tuple[tuple[str, int], ...]
+    total: int
+
+    @classmethod
+    def of(cls, name: str, rolls: tuple[int, ...], modifiers: list[tuple[str, int]]) -> Check:
+        kept = tuple((label, value) for label, value in modifiers if value)
+        return cls(name, rolls, kept, sum(rolls) + sum(value for _, value in kept))
+
+    def describe(self) -> str:
+        parts = ["+".join(str(r) for r in self.rolls) if self.rolls else "0"]
+        for label, value in self.modifiers:
+            parts.append(f"{'+' if value >= 0 else '-'} {abs(value)} {label}")
+        return f"{' '.join(parts)} = {self.total}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "rolls": list(self.rolls),
+                "modifiers": [list(m) for m in self.modifiers], "total": self.total}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: ClassVar[str] = ""
+    seen_by: tuple[str, ...] = field(default=(), kw_only=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            data[f.name] = _plain(value)
+        return data
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Check):
+        return value.to_dict()
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+# --- the flow of battle --------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class BattleStarted(Event):
+    kind: ClassVar[str] = "battle_started"
+    scenario: str
+    ruleset: str
+    seed: int
+    sides: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeRolled(Event):
+    kind: ClassVar[str] = "initiative_rolled"
+    unit: str
+    check: Check | None          # None for an ambusher placed by its side
+    ambusher: bool
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeOrder(Event):
+    kind: ClassVar[str] = "initiative_order"
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    kind: ClassVar[str] = "round_started"
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    kind: ClassVar[str] = "turn_started"
+    unit: str
+    side: str
+    round: int
+    ap: int
+    debt: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSkipped(Event):
+    kind: ClassVar[str] = "turn_skipped"
+    unit: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded(Event):
+    kind: ClassVar[str] = "turn_ended"
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class BattleEnded(Event):
+    kind: ClassVar[str] = "battle_ended"
+    winner: str | None           # a side id, or None for a draw
+    reason: str
+
+
+# --- movement and posture ------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    kind: ClassVar[str] = "moved"
+    unit: str
+    start: Square
+    end: Square
+    ap_cost: int
+    ap_left: int
+    rough: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MoveStopped(Event):
+    kind: ClassVar[str] = "move_stopped"
+    unit: str
+    at: Square
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class StanceChanged(Event):
+    kind: ClassVar[str] = "stance_changed"
+    unit: str
+    old: str
+    new: str
+    ap_cost: int
+    forced: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponDrawn(Event):
+    kind: ClassVar[str] = "weapon_drawn"
+    unit: str
+    weapon: str
+    ap_cost: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reloaded(Event):
+    kind: ClassVar[str] = "reloaded"
+    unit: str
+    weapon: str
+    ammo: int
+    spare: int
+    ap_cost: int
+
+
+# --- attacks and their consequences --------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Aimed(Event):
+    kind: ClassVar[str] = "aimed"
+    unit: str
+    level: int
+    ap_cost: int
+
+
+@dataclass(frozen=True, slots=True)
+class AttackResolved(Event):
+    kind: ClassVar[str] = "attack_resolved"
+    attacker: str
+    target: str
+    weapon: str
+    mode: str
+    location: str
+    attack: Check
+    defense: Check
+    hit: bool
+    hits: int
+    ap_cost: int
+    ammo_used: int
+    reaction: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Damaged(Event):
+    kind: ClassVar[str] = "damaged"
+    unit: str
+    source: str                  # uid of the attacker, or "bleeding"
+    rolls: tuple[int, ...]
+    rolled: int                  # after location multiplier, before armor
+    damage_type: str
+    resisted: int
+    taken: int
+    hp_before: int
+    hp_after: int
+
+
+@dataclass(frozen=True, slots=True)
+class HealthChanged(Event):
+    """A unit's condition changed: knocked_out, dying, dead, stabilized or revived."""
+
+    kind: ClassVar[str] = "health_changed"
+    unit: str
+    state: str
+    hp: int
+    cause: str
+
+
+@dataclass(frozen=True, slots=True)
+class HealAttempted(Event):
+    kind: ClassVar[str] = "heal_attempted"
+    healer: str
+    target: str
+    stage: str                   # stabilize | revive
+    check: Check
+    difficulty: int
+    success: bool
+    ap_cost: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoraleChanged(Event):
+    kind: ClassVar[str] = "morale_changed"
+    side: str
+    before: float
+    after: float
+    percent: int
+    modifier: int
+    cause: str
+
+
+# --- special actions -----------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class OverwatchSet(Event):
+    kind: ClassVar[str] = "overwatch_set"
+    unit: str
+    toward: Square
+    ap_cost: int
+    held_ap: int
+
+
+@dataclass(frozen=True, slots=True)
+class OverwatchTriggered(Event):
+    kind: ClassVar[str] = "overwatch_triggered"
+    unit: str
+    mover: str
+    at: Square
+
+
+@dataclass(frozen=True, slots=True)
+class OverwatchEnded(Event):
+    kind: ClassVar[str] = "overwatch_ended"
+    unit: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SuppressionFired(Event):
+    kind: ClassVar[str] = "suppression_fired"
+    unit: str
+    at: Square
+    diameter: int
+    attack: Check
+    ammo_used: int
+    ap_cost: int
+
+
+@dataclass(frozen=True, slots=True)
+class SuppressionDodged(Event):
+    kind: ClassVar[str] = "suppression_dodged"
+    unit: str
+    by: str
+    dodge: Check
+    hit: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SuppressionTested(Event):
+    """At the start of its turn a pinned unit tries to break out: Willpower, then Dodge."""
+
+    kind: ClassVar[str] = "suppression_tested"
+    unit: str
+    by: str
+    willpower: Check
+    dodge: Check | None
+    against: int
+    broken: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SuppressionEnded(Event):
+    kind: ClassVar[str] = "suppression_ended"
+    unit: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class GrenadeThrown(Event):
+    kind: ClassVar[str] = "grenade_thrown"
+    unit: str
+    grenade: str
+    target: Square
+    check: Check
+    difficulty: int
+    landed: Square
+    scatter_roll: int | None
+    scatter_distance: int
+    ap_cost: int
+
+
+@dataclass(frozen=True, slots=True)
+class Exploded(Event):
+    kind: ClassVar[str] = "exploded"
+    at: Square
+    grenade: str
+    rolls: tuple[int, ...]
+    damage_type: str
+    radius: int
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A command the engine would not carry out, and why. Nothing changed."""
+
+    reason: str
+
+    def __bool__(self) -> bool:
+        return False

@@ -1,0 +1,214 @@
+"""The battlefield's squares: terrain arrays, sight, cover, and movement costs.
+
+Per-square data lives in numpy arrays indexed [y, x]. Terrain never changes during a battle,
+so a grid is immutable and its field-of-view cache can be shared by every battle on the map.
+Field of view and path search use python-tcod's C implementations on a window around the unit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import tcod.constants
+import tcod.map
+import tcod.path
+
+Square = tuple[int, int]
+COVER_LEVELS = ("none", "half", "full")
+NEIGHBOURS: tuple[Square, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+_UNREACHED = np.iinfo(np.int32).max
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCosts:
+    straight: int
+    diagonal: int
+    rough_extra: int
+    corner_cutting: bool
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A field of view: a boolean window whose top-left square is (ox, oy)."""
+
+    ox: int
+    oy: int
+    mask: np.ndarray
+
+    def __contains__(self, square: Square) -> bool:
+        x, y = square[0] - self.ox, square[1] - self.oy
+        return 0 <= y < self.mask.shape[0] and 0 <= x < self.mask.shape[1] and bool(self.mask[y, x])
+
+
+class Grid:
+    """Static terrain of one map, with the derived arrays the rules need."""
+
+    def __init__(self, terrain_rows: Sequence[Sequence[str]], terrain: Mapping[str, object],
+                 zones: Mapping[str, Sequence[Square]] | None = None) -> None:
+        self.height = len(terrain_rows)
+        self.width = len(terrain_rows[0])
+        self.terrain_names = sorted(terrain)
+        index = {name: i for i, name in enumerate(self.terrain_names)}
+        self.terrain = np.array([[index[t] for t in row] for row in terrain_rows], dtype=np.int16)
+        specs = [terrain[name] for name in self.terrain_names]
+
+        def prop(getter) -> np.ndarray:
+            return np.array([getter(s) for s in specs])[self.terrain]
+
+        self.walkable = prop(lambda s: s.walkable).astype(bool)
+        self.rough = prop(lambda s: s.rough).astype(bool)
+        self.transparent = ~prop(lambda s: s.blocks_sight).astype(bool)
+        self.cover = prop(lambda s: COVER_LEVELS.index(s.cover)).astype(np.int8)
+        self.concealment = prop(lambda s: s.concealment).astype(bool)
+        self.zones = {name: list(squares) for name, squares in (zones or {}).items()}
+        self._views: dict[tuple[int, int, int], View] = {}
+
+    # --- basics ---------------------------------------------------------------------------
+
+    def in_bounds(self, x: int, y: int) -> bool:
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def terrain_at(self, x: int, y: int) -> str:
+        return self.terrain_names[self.terrain[y, x]]
+
+    def cover_at(self, x: int, y: int) -> str:
+        return COVER_LEVELS[self.cover[y, x]]
+
+    @staticmethod
+    def distance(a: Square, b: Square) -> int:
+        """Range in squares (a square is a meter): straight-line distance, rounded."""
+        return round(math.hypot(a[0] - b[0], a[1] - b[1]))
+
+    # --- sight ----------------------------------------------------------------------------
+
+    def view(self, x: int, y: int, radius: int) -> View:
+        """Squares seen from (x, y) within `radius`; symmetric, so sight works both ways."""
+        key = (x, y, radius)
+        cached = self._views.get(key)
+        if cached is None:
+            x0, y0 = max(0, x - radius), max(0, y - radius)
+            x1, y1 = min(self.width, x + radius + 1), min(self.height, y + radius + 1)
+            mask = tcod.map.compute_fov(self.transparent[y0:y1, x0:x1], (y - y0, x - x0), radius,
+                                        light_walls=True,
+                                        algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
+            cached = self._views[key] = View(x0, y0, mask)
+        return cached
+
+    def sees(self, origin: Square, target: Square, radius: int) -> bool:
+        return target in self.view(origin[0], origin[1], radius)
+
+    # --- cover ----------------------------------------------------------------------------
+
+    def cover_against(self, defender: Square, attacker: Square) -> str:
+        """Best cover next to the defender on the side facing the attacker (within 45°).
+
+        An attacker standing next to the defender is past any cover.
+        """
+        dx, dy = attacker[0] - defender[0], attacker[1] - defender[1]
+        if max(abs(dx), abs(dy)) <= 1:
+            return "none"
+        length = math.hypot(dx, dy)
+        best = 0
+        for ux, uy in NEIGHBOURS:
+            cx, cy = defender[0] + ux, defender[1] + uy
+            if not self.in_bounds(cx, cy) or not self.cover[cy, cx]:
+                continue
+            cos = (ux * dx + uy * dy) / (math.hypot(ux, uy) * length)
+            if cos >= math.cos(math.radians(45)) - 1e-9:
+                best = max(best, int(self.cover[cy, cx]))
+        return COVER_LEVELS[best]
+
+    def cover_score(self, square: Square) -> int:
+        """How much cover a square offers in any direction (for choosing where to stand)."""
+        x, y = square
+        return sum(int(self.cover[y + dy, x + dx]) for dx, dy in NEIGHBOURS
+                   if self.in_bounds(x + dx, y + dy))
+
+    # --- movement -------------------------------------------------------------------------
+
+    def step_cost(self, start: Square, end: Square, costs: MoveCosts) -> int | None:
+        """AP to step from `start` to the adjacent `end`, or None if the step is impossible."""
+        dx, dy = end[0] - start[0], end[1] - start[1]
+        if max(abs(dx), abs(dy)) != 1 or not self.in_bounds(*end) or not self.walkable[end[1], end[0]]:
+            return None
+        diagonal = dx != 0 and dy != 0
+        if diagonal and not costs.corner_cutting and not (
+                self.walkable[start[1], end[0]] and self.walkable[end[1], start[0]]):
+            return None
+        base = costs.diagonal if diagonal else costs.straight
+        return base + (costs.rough_extra if self.rough[end[1], end[0]] else 0)
+
+    def reach(self, origin: Square, budget: int, costs: MoveCosts,
+              blocked: Iterable[Square] = ()) -> Reach:
+        """Every square reachable from `origin` for at most `budget` AP, avoiding `blocked`."""
+        radius = budget // min(costs.straight, costs.diagonal) + 1
+        x0, y0 = max(0, origin[0] - radius), max(0, origin[1] - radius)
+        x1 = min(self.width, origin[0] + radius + 1)
+        y1 = min(self.height, origin[1] + radius + 1)
+        open_ = self.walkable[y0:y1, x0:x1].copy()
+        for bx, by in blocked:
+            if x0 <= bx < x1 and y0 <= by < y1:
+                open_[by - y0, bx - x0] = False
+        extra = self.rough[y0:y1, x0:x1] * costs.rough_extra
+        straight = np.where(open_, costs.straight + extra, 0).astype(np.int32)
+        diagonal = np.where(open_, costs.diagonal + extra, 0).astype(np.int32)
+        graph = tcod.path.CustomGraph(open_.shape)
+        for dy, dx in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            graph.add_edge((dy, dx), 1, cost=straight)
+        walls = self.walkable[y0:y1, x0:x1]
+        for dy, dx in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+            condition = None if costs.corner_cutting else _corner_condition(walls, dy, dx)
+            graph.add_edge((dy, dx), 1, cost=diagonal, condition=condition)
+        finder = tcod.path.Pathfinder(graph)
+        finder.add_root((origin[1] - y0, origin[0] - x0))
+        finder.resolve()
+        return Reach(origin, x0, y0, finder, budget)
+
+
+def _corner_condition(walkable: np.ndarray, dy: int, dx: int) -> np.ndarray:
+    """For each square, whether the diagonal step (dy, dx) clears both side squares."""
+    h, w = walkable.shape
+    padded = np.zeros((h + 2, w + 2), dtype=bool)
+    padded[1:-1, 1:-1] = walkable
+    side_y = padded[1 + dy:h + 1 + dy, 1:w + 1]
+    side_x = padded[1:h + 1, 1 + dx:w + 1 + dx]
+    return (side_y & side_x).astype(np.int8)
+
+
+class Reach:
+    """The result of a movement search: cost and path to each reachable square."""
+
+    def __init__(self, origin: Square, ox: int, oy: int, finder: tcod.path.Pathfinder,
+                 budget: int) -> None:
+        self.origin = origin
+        self.budget = budget
+        self._ox, self._oy = ox, oy
+        self._finder = finder
+        self._dist = finder.distance
+
+    def cost(self, square: Square) -> int | None:
+        x, y = square[0] - self._ox, square[1] - self._oy
+        if not (0 <= y < self._dist.shape[0] and 0 <= x < self._dist.shape[1]):
+            return None
+        value = int(self._dist[y, x])
+        return value if value != _UNREACHED and value <= self.budget else None
+
+    def squares(self) -> dict[Square, int]:
+        """Reachable squares (the origin excluded) with their AP cost."""
+        ys, xs = np.nonzero(self._dist <= self.budget)
+        out = {}
+        for y, x in zip(ys.tolist(), xs.tolist()):
+            square = (x + self._ox, y + self._oy)
+            if square != self.origin:
+                out[square] = int(self._dist[y, x])
+        return out
+
+    def path_to(self, square: Square) -> list[Square] | None:
+        """Squares to walk through to `square`, the origin excluded; None if out of reach."""
+        if self.cost(square) is None:
+            return None
+        steps = self._finder.path_to((square[1] - self._oy, square[0] - self._ox))
+        return [(int(x) + self._ox, int(y) + self._oy) for y, x in steps.tolist()[1:]]

@@ -1,0 +1,5 @@
+"""The exception a system raises, before changing anything, to refuse a command."""
+
+
+class Illegal(Exception):
+    """Raised with a sentence a player can read: why the command cannot be carried out."""

@@ -1,0 +1,209 @@
+"""One battle: its esper world, its seeded dice, its grid, its ruleset and whose turn it is.
+
+The session owns the only `esper.switch_world` calls, under a name no other battle uses, and
+deletes its world when closed, so many battles and tests can share one process.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import esper
+import numpy as np
+
+from game.content.schema import ArmorSpec, BattleSetup, UnitSpec, WeaponSpec
+from game.core import components as c
+from game.core.dice import Dice
+from game.core.events import Event
+from game.core.grid import Grid
+from game.rules.registry import find_ruleset
+from game.rules.skirmish import Combatant
+
+_world_ids = itertools.count(1)
+_grid_cache: dict[tuple, Grid] = {}
+
+Square = tuple[int, int]
+
+
+@dataclass(slots=True)
+class MoralePool:
+    start: float
+    current: float
+
+
+@dataclass(slots=True)
+class SideRecord:
+    """What a side did, for the end-of-battle summary."""
+
+    shots: int = 0
+    hits: int = 0
+    damage_dealt: int = 0
+    casualties: int = 0
+
+
+@dataclass(slots=True)
+class SideSight:
+    """How many of a side's units see each square, and which squares it has ever seen."""
+
+    count: np.ndarray
+    explored: np.ndarray
+    views: dict[str, Any] = field(default_factory=dict)   # uid -> View counted in `count`
+
+
+def grid_for(setup: BattleSetup) -> Grid:
+    """The grid of a setup's map, shared between battles on the same terrain."""
+    from game.content.maps import parse_map   # the loader's map reader, shared with validation
+
+    terrain = {t.id: t for t in setup.terrain}
+    key = (setup.map.id, tuple(setup.map.rows), repr(sorted(setup.map.legend.items())),
+           tuple(t.model_dump_json() for t in setup.terrain))
+    grid = _grid_cache.get(key)
+    if grid is None:
+        if len(_grid_cache) > 32:
+            _grid_cache.clear()
+        parsed = parse_map(setup.map, terrain)
+        grid = _grid_cache[key] = Grid(parsed.terrain_ids, terrain, parsed.zones)
+    return grid
+
+
+class Session:
+    """State of one battle. Systems change it; `game.core.engine.Battle` drives it."""
+
+    def __init__(self, setup: BattleSetup, seed: int, dice: Dice | None = None) -> None:
+        self.setup = setup
+        self.seed = seed
+        self.dice = dice if dice is not None else Dice(seed)
+        self.rules = find_ruleset(setup.ruleset)
+        self.grid = grid_for(setup)
+        self.weapons: dict[str, WeaponSpec] = {w.id: w for w in setup.weapons}
+        self.armors: dict[str, ArmorSpec] = {a.id: a for a in setup.armor}
+        self.templates: dict[str, UnitSpec] = {u.id: u for u in setup.units}
+        self.sides: list[str] = [s.id for s in setup.scenario.sides]
+        self.side_names = {s.id: s.name for s in setup.scenario.sides}
+        self.world = f"battle-{next(_world_ids)}"
+        self.entities: dict[str, int] = {}
+        self.order: list[str] = []
+        self.round = 0
+        self.turn_index = -1
+        self.winner: str | None = None
+        self.over = False
+        self.end_reason = ""
+        self.morale: dict[str, MoralePool] = {}
+        self.records = {side: SideRecord() for side in self.sides}
+        shape = (self.grid.height, self.grid.width)
+        self.sight = {side: SideSight(np.zeros(shape, np.int16), np.zeros(shape, bool))
+                      for side in self.sides}
+        self.events: list[Event] = []     # events of the command being carried out
+        self.closed = False
+        esper.switch_world(self.world)
+
+    # --- world access -------------------------------------------------------------------------
+
+    def use(self) -> None:
+        esper.switch_world(self.world)
+
+    def close(self) -> None:
+        if not self.closed:
+            if esper.current_world == self.world:
+                esper.switch_world("default")
+            esper.delete_world(self.world)
+            self.closed = True
+
+    def spawn(self, uid: str, name: str, spec: UnitSpec, side: str, square: Square) -> int:
+        loadout = c.Loadout(
+            weapons=[c.WeaponState(w.weapon, self.weapons[w.weapon].magazine, w.spare_magazines)
+                     for w in spec.weapons],
+            grenades={g: n for g, n in spec.grenades.items() if n > 0})
+        resist = dict(self.armors[spec.armor].resist) if spec.armor else {}
+        entity = esper.create_entity(
+            c.Unit(uid, name, spec.id, side), c.Position(*square),
+            c.ActionPoints(0, spec.ap), c.Posture(),
+            c.Health(spec.hp, spec.hp, spec.attributes.get("constitution", 0)),
+            c.Stats(dict(spec.attributes), dict(spec.skills), dict(spec.abilities), spec.sight,
+                    spec.morale),
+            loadout, c.Armor(spec.armor, resist), c.TurnState())
+        self.entities[uid] = entity
+        return entity
+
+    def get(self, uid: str, component: type) -> Any:
+        return esper.component_for_entity(self.entities[uid], component)
+
+    def has(self, uid: str, component: type) -> bool:
+        return esper.has_component(self.entities[uid], component)
+
+    def add(self, uid: str, component: Any) -> None:
+        esper.add_component(self.entities[uid], component)
+
+    def remove(self, uid: str, component: type) -> None:
+        if esper.has_component(self.entities[uid], component):
+            esper.remove_component(self.entities[uid], component)
+
+    def units(self) -> Iterator[tuple[str, c.Unit]]:
+        for uid, entity in self.entities.items():
+            yield uid, esper.component_for_entity(entity, c.Unit)
+
+    def side_of(self, uid: str) -> str:
+        return self.get(uid, c.Unit).side
+
+    def is_up(self, uid: str) -> bool:
+        return self.get(uid, c.Health).state == "ok"
+
+    def position(self, uid: str) -> Square | None:
+        entity = self.entities[uid]
+        if not esper.has_component(entity, c.Position):
+            return None
+        pos = esper.component_for_entity(entity, c.Position)
+        return (pos.x, pos.y)
+
+    def occupant(self, square: Square) -> str | None:
+        for uid, entity in self.entities.items():
+            if esper.has_component(entity, c.Position):
+                pos = esper.component_for_entity(entity, c.Position)
+                if pos.x == square[0] and pos.y == square[1]:
+                    return uid
+        return None
+
+    def occupied(self) -> dict[Square, str]:
+        return {(pos.x, pos.y): unit.uid for _, (unit, pos) in esper.get_components(c.Unit, c.Position)}
+
+    def enemies_of(self, side: str) -> list[str]:
+        return [uid for uid, unit in self.units() if unit.side != side]
+
+    @property
+    def active(self) -> str | None:
+        if self.over or not (0 <= self.turn_index < len(self.order)):
+            return None
+        return self.order[self.turn_index]
+
+    # --- morale -------------------------------------------------------------------------------
+
+    def morale_percent(self, side: str) -> float:
+        pool = self.morale[side]
+        return 100.0 if pool.start <= 0 else 100.0 * pool.current / pool.start
+
+    def morale_modifier(self, side: str) -> int:
+        return self.rules.morale_modifier(self.morale_percent(side))
+
+    def combatant(self, uid: str) -> Combatant:
+        stats = self.get(uid, c.Stats)
+        return Combatant(stats.attributes, stats.skills, stats.abilities,
+                         self.morale_modifier(self.side_of(uid)))
+
+    # --- sight and events ---------------------------------------------------------------------
+
+    def sees(self, side: str, square: Square) -> bool:
+        return bool(self.sight[side].count[square[1], square[0]])
+
+    def emit(self, event: Event, *squares: Square, to: tuple[str, ...] = ()) -> Event:
+        """Record an event, noting which sides saw it: no squares means everyone did."""
+        if squares:
+            seen = tuple(side for side in self.sides
+                         if side in to or any(self.sight[side].count[y, x] for x, y in squares))
+        else:
+            seen = tuple(self.sides)
+        object.__setattr__(event, "seen_by", seen)
+        self.events.append(event)
+        return event

@@ -1,0 +1,153 @@
+"""Attacks: gather the tactical facts, let the ruleset roll, apply the hits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.content.schema import FireMode, WeaponSpec
+from game.core import components as c
+from game.core.events import Aimed, AttackResolved, Check
+from game.core.illegal import Illegal
+from game.core.session import Session
+from game.core.systems.health import apply_damage
+from game.core.systems.sight import unit_sees
+from game.rules.skirmish import AttackSituation
+
+
+@dataclass(frozen=True, slots=True)
+class AttackPlan:
+    attacker: str
+    target: str
+    weapon: WeaponSpec
+    mode: FireMode
+    location: str
+    aim_level: int
+    aim_ap: int
+    ap_cost: int
+    rof: int
+
+
+def unarmed_weapon(session: Session) -> WeaponSpec:
+    p = session.rules.p.unarmed
+    return WeaponSpec(id="unarmed", name="Unarmed", kind="melee", skill="unarmed", damage=p.damage,
+                      damage_type=p.damage_type, modes=[FireMode(name="unarmed", ap=p.ap)])
+
+
+def plan_attack(session: Session, uid: str, target: str, mode_name: str | None, location: str,
+                aim: int, *, held_ap: int | None = None) -> AttackPlan:
+    """Check an attack is legal and price it; raises Illegal with the reason."""
+    if target not in session.entities:
+        raise Illegal(f"There is no unit {target!r}.")
+    if target == uid:
+        raise Illegal("A unit cannot attack itself.")
+    if session.side_of(target) == session.side_of(uid):
+        raise Illegal(f"{session.get(target, c.Unit).name} is on your side.")
+    tpos, apos = session.position(target), session.position(uid)
+    if tpos is None or session.get(target, c.Health).state == "dead":
+        raise Illegal(f"{session.get(target, c.Unit).name} is already dead.")
+    loadout = session.get(uid, c.Loadout)
+    held = loadout.current
+    if mode_name == "unarmed" or held is None:
+        weapon = unarmed_weapon(session)
+    else:
+        weapon = session.weapons[held.weapon]
+    mode = next((m for m in weapon.modes if mode_name in (None, m.name)), None)
+    if mode is None:
+        names = ", ".join(m.name for m in weapon.modes)
+        raise Illegal(f"The {weapon.name} has no {mode_name!r} mode (it has: {names}).")
+    if location not in session.rules.p.hit_locations:
+        raise Illegal(f"No hit location {location!r}; choose {', '.join(session.rules.p.hit_locations)}.")
+    if weapon.kind == "melee":
+        if max(abs(tpos[0] - apos[0]), abs(tpos[1] - apos[1])) != 1:
+            raise Illegal(f"{session.get(target, c.Unit).name} is out of reach: melee needs an adjacent target.")
+    elif not unit_sees(session, uid, tpos):
+        raise Illegal(f"{session.get(uid, c.Unit).name} has no line of sight to {session.get(target, c.Unit).name}.")
+    rof = mode.rof
+    if weapon.kind == "firearm":
+        if held.ammo <= 0:
+            raise Illegal(f"The {weapon.name} is empty: reload first.")
+        rof = min(rof, held.ammo)
+    turn = session.get(uid, c.TurnState)
+    if aim < 0 or aim > weapon.aim_max:
+        raise Illegal(f"The {weapon.name} can be aimed from +0 to +{weapon.aim_max}.")
+    level = max(aim, turn.aim_level) if weapon.aim_max else 0
+    quick = "quick_aim" in session.get(uid, c.Stats).abilities
+    aim_ap = (session.rules.aim_cost(weapon, level, quick)
+              - session.rules.aim_cost(weapon, turn.aim_level, quick)) if level else 0
+    cost = mode.ap + aim_ap
+    ap = session.get(uid, c.ActionPoints)
+    budget = ap.current if held_ap is None else held_ap
+    long_action = held_ap is None and cost > ap.per_turn and ap.current == ap.per_turn
+    if cost > budget and not long_action:
+        raise Illegal(f"That attack costs {cost} AP ({mode.ap} to fire, {aim_ap} to aim); "
+                      f"{budget} AP left.")
+    return AttackPlan(uid, target, weapon, mode, location, level, aim_ap, cost, rof)
+
+
+def situation(session: Session, plan: AttackPlan, *, reaction: bool = False,
+              suppression: bool = False) -> AttackSituation:
+    apos, tpos = session.position(plan.attacker), session.position(plan.target)
+    turn = session.get(plan.attacker, c.TurnState)
+    ap = session.get(plan.attacker, c.ActionPoints)
+    abilities = session.get(plan.attacker, c.Stats).abilities
+    melee = plan.weapon.kind == "melee"
+    on_the_run = "attack_on_the_run" if melee else "shot_on_the_run"
+    running = (not reaction and session.rules.is_running(turn.move_ap, ap.per_turn)
+               and on_the_run not in abilities)
+    return AttackSituation(
+        weapon=plan.weapon, mode=plan.mode, aim_level=plan.aim_level,
+        stance=session.get(plan.attacker, c.Posture).stance, location=plan.location,
+        distance=session.grid.distance(apos, tpos),
+        cover=session.grid.cover_against(tpos, apos),
+        concealed=bool(session.grid.concealment[tpos[1], tpos[0]]),
+        running=running, moved_rough=not reaction and turn.moved_rough,
+        dropped_flat=not reaction and turn.dropped_flat, melee=melee, suppression=suppression)
+
+
+def spend(session: Session, uid: str, cost: int) -> None:
+    """Take AP; an action longer than the whole turn leaves a debt for the turns after."""
+    ap = session.get(uid, c.ActionPoints)
+    if cost > ap.current:
+        ap.debt += cost - ap.current
+        ap.current = 0
+    else:
+        ap.current -= cost
+
+
+def carry_out(session: Session, plan: AttackPlan, *, reaction: bool = False) -> AttackResolved:
+    """Roll the attack and apply its hits. AP are spent by the caller."""
+    uid, target = plan.attacker, plan.target
+    turn = session.get(uid, c.TurnState)
+    apos, tpos = session.position(uid), session.position(target)
+    if plan.aim_ap:
+        session.emit(Aimed(uid, plan.aim_level, plan.aim_ap), apos)
+    turn.aim_level = plan.aim_level
+    sit = situation(session, plan, reaction=reaction)
+    rules = session.rules
+    attack = rules.attack_check(session.combatant(uid), sit, session.dice)
+    if session.is_up(target):
+        defense = rules.defense_check(session.combatant(target), sit, session.dice)
+    else:
+        defense = Check.of("defense", (), [("helpless", 0)])
+    hits = rules.hit_count(attack.total, defense.total, plan.weapon.spread, plan.rof)
+    ammo = 0
+    if plan.weapon.kind == "firearm":
+        ammo = plan.rof
+        session.get(uid, c.Loadout).current.ammo -= ammo
+    if plan.weapon.kind == "melee":
+        turn.aim_level = 0
+    record = session.records[session.side_of(uid)]
+    record.shots += 1
+    record.hits += hits > 0
+    event = session.emit(AttackResolved(uid, target, plan.weapon.id, plan.mode.name, plan.location,
+                                        attack, defense, hits > 0, hits, plan.ap_cost, ammo, reaction),
+                         apos, tpos, to=(session.side_of(uid), session.side_of(target)))
+    bonus = session.get(uid, c.Stats).attributes.get("strength", 0) if plan.weapon.id == "unarmed" else 0
+    resist = session.get(target, c.Armor).resist
+    for _ in range(hits):
+        if session.get(target, c.Health).state == "dead":
+            break
+        roll = rules.damage(plan.weapon.damage, plan.weapon.damage_type, plan.location, resist,
+                            session.dice, bonus)
+        apply_damage(session, target, uid, roll, plan.weapon.damage_type)
+    return event

@@ -1,0 +1,99 @@
+"""Walking a path square by square, and changing stance."""
+
+from __future__ import annotations
+
+from game.core import components as c
+from game.core.commands import ChangeStance, Move
+from game.core.events import MoveStopped, Moved, StanceChanged
+from game.core.illegal import Illegal
+from game.core.session import Session
+from game.core.systems import overwatch
+from game.core.systems.sight import refresh_view
+
+Square = tuple[int, int]
+
+
+def plan_path(session: Session, uid: str, path: tuple[Square, ...]) -> list[int]:
+    """Check a path and price each step; raises Illegal with the reason."""
+    name = session.get(uid, c.Unit).name
+    if not path:
+        raise Illegal("The path is empty.")
+    if session.has(uid, c.Suppressed):
+        raise Illegal(f"{name} is pinned down by suppressive fire and cannot move.")
+    if session.get(uid, c.Posture).stance == "prone":
+        raise Illegal(f"{name} is prone: crouch or stand up before moving.")
+    side = session.side_of(uid)
+    occupied = session.occupied()
+    costs, here = [], session.position(uid)
+    for step in path:
+        if not (isinstance(step, tuple) and len(step) == 2 and all(isinstance(v, int) for v in step)):
+            raise Illegal(f"{step!r} is not a square.")
+        if not session.grid.in_bounds(*step):
+            raise Illegal(f"{step} is off the map.")
+        cost = session.grid.step_cost(here, step, session.rules.move_costs)
+        if cost is None:
+            what = session.grid.terrain_at(*step)
+            if max(abs(step[0] - here[0]), abs(step[1] - here[1])) != 1:
+                raise Illegal(f"{step} is not next to {here}: a path goes one square at a time.")
+            if not session.grid.walkable[step[1], step[0]]:
+                raise Illegal(f"{step} is {what}: it cannot be walked on.")
+            raise Illegal(f"The step from {here} to {step} cuts the corner of a wall.")
+        other = occupied.get(step)
+        if other is not None and (session.side_of(other) == side or session.sees(side, step)):
+            raise Illegal(f"{step} is occupied by {session.get(other, c.Unit).name}.")
+        costs.append(cost)
+        here = step
+    total, ap = sum(costs), session.get(uid, c.ActionPoints).current
+    if total > ap:
+        raise Illegal(f"That path costs {total} AP; {name} has {ap}.")
+    return costs
+
+
+def move(session: Session, cmd: Move) -> None:
+    uid = cmd.unit
+    costs = plan_path(session, uid, cmd.path)
+    ap, turn, pos = (session.get(uid, comp) for comp in (c.ActionPoints, c.TurnState, c.Position))
+    side = session.side_of(uid)
+    for step, cost in zip(cmd.path, costs):
+        if session.occupant(step) is not None:
+            session.emit(MoveStopped(uid, (pos.x, pos.y), "blocked by a unit that was out of sight"),
+                         (pos.x, pos.y), to=(side,))
+            return
+        start = (pos.x, pos.y)
+        ap.current -= cost
+        turn.move_ap += cost
+        turn.aim_level = 0
+        rough = bool(session.grid.rough[step[1], step[0]])
+        turn.moved_rough |= rough
+        pos.x, pos.y = step
+        refresh_view(session, uid)
+        session.emit(Moved(uid, start, step, cost, ap.current, rough), start, step, to=(side,))
+        overwatch.react_to_move(session, uid, step)
+        if not session.is_up(uid):
+            session.emit(MoveStopped(uid, step, "went down"), step, to=(side,))
+            return
+
+
+def change_stance(session: Session, cmd: ChangeStance) -> None:
+    uid = cmd.unit
+    posture = session.get(uid, c.Posture)
+    name = session.get(uid, c.Unit).name
+    if cmd.stance not in c.STANCES:
+        raise Illegal(f"Unknown stance {cmd.stance!r}: stand, crouch or prone.")
+    if cmd.stance == posture.stance:
+        raise Illegal(f"{name} is already {cmd.stance}.")
+    if cmd.drop and cmd.stance != "prone":
+        raise Illegal("Only prone can be dropped to.")
+    if session.has(uid, c.Suppressed):
+        raise Illegal(f"{name} is pinned down and must stay prone.")
+    cost = session.rules.stance_cost(posture.stance, cmd.stance, cmd.drop)
+    ap = session.get(uid, c.ActionPoints)
+    if cost > ap.current:
+        raise Illegal(f"Going {cmd.stance} costs {cost} AP; {name} has {ap.current}.")
+    ap.current -= cost
+    turn = session.get(uid, c.TurnState)
+    turn.aim_level = 0
+    turn.dropped_flat |= cmd.drop
+    old, posture.stance = posture.stance, cmd.stance
+    session.emit(StanceChanged(uid, old, cmd.stance, cost), session.position(uid),
+                 to=(session.side_of(uid),))

@@ -1,0 +1,93 @@
+"""Overwatch: half the turn's AP to watch a cone, the other half held for a shot."""
+
+from __future__ import annotations
+
+import math
+
+from game.core import components as c
+from game.core.commands import SetOverwatch
+from game.core.events import OverwatchEnded, OverwatchSet, OverwatchTriggered
+from game.core.illegal import Illegal
+from game.core.session import Session
+from game.core.systems import attack
+from game.core.systems.sight import unit_sees
+
+Square = tuple[int, int]
+
+
+def in_cone(origin: Square, toward: Square, square: Square, degrees: float) -> bool:
+    """Whether `square` lies within the cone of `degrees` from `origin` facing `toward`."""
+    vx, vy = toward[0] - origin[0], toward[1] - origin[1]
+    ux, uy = square[0] - origin[0], square[1] - origin[1]
+    if (ux, uy) == (0, 0) or (vx, vy) == (0, 0):
+        return False
+    cos = (vx * ux + vy * uy) / (math.hypot(vx, vy) * math.hypot(ux, uy))
+    return cos >= math.cos(math.radians(degrees / 2)) - 1e-9
+
+
+def set_overwatch(session: Session, cmd: SetOverwatch) -> None:
+    uid = cmd.unit
+    name = session.get(uid, c.Unit).name
+    if "overwatch" not in session.get(uid, c.Stats).abilities:
+        raise Illegal(f"{name} does not have the Overwatch ability.")
+    held = session.get(uid, c.Loadout).current
+    if held is None or session.weapons[held.weapon].kind != "firearm":
+        raise Illegal(f"{name} needs a firearm in hand to keep watch.")
+    if held.ammo <= 0:
+        raise Illegal(f"{name}'s {session.weapons[held.weapon].name} is empty: reload first.")
+    if not session.grid.in_bounds(*cmd.toward) or tuple(cmd.toward) == session.position(uid):
+        raise Illegal("Overwatch needs a direction: a square on the map other than the unit's own.")
+    ap = session.get(uid, c.ActionPoints)
+    cost = math.ceil(ap.per_turn * session.rules.p.overwatch.cost_fraction)
+    cheapest = min(m.ap for m in session.weapons[held.weapon].modes)
+    if ap.current < cost + cheapest:
+        raise Illegal(f"Overwatch costs {cost} AP and holds at least {cheapest} for the shot; "
+                      f"{name} has {ap.current}.")
+    held_ap = ap.current - cost
+    ap.current = 0
+    session.add(uid, c.Overwatch(tuple(cmd.toward), held_ap))
+    session.emit(OverwatchSet(uid, tuple(cmd.toward), cost, held_ap), session.position(uid),
+                 to=(session.side_of(uid),))
+
+
+def cone_squares(session: Session, uid: str) -> list[Square]:
+    """Squares a watching unit covers (what a player sees drawn on the map)."""
+    watch = session.get(uid, c.Overwatch)
+    view = session.grid.view(*session.position(uid), session.get(uid, c.Stats).sight)
+    origin, degrees = session.position(uid), session.rules.p.overwatch.cone_degrees
+    h, w = view.mask.shape
+    return [(view.ox + x, view.oy + y) for y in range(h) for x in range(w)
+            if view.mask[y, x] and in_cone(origin, watch.target, (view.ox + x, view.oy + y), degrees)]
+
+
+def react_to_move(session: Session, mover: str, square: Square) -> None:
+    """Every enemy watching `square` fires now, in initiative order, while the mover is up."""
+    side = session.side_of(mover)
+    degrees = session.rules.p.overwatch.cone_degrees
+    for uid in session.order:
+        if not session.is_up(mover):
+            return
+        if session.side_of(uid) == side or not session.has(uid, c.Overwatch) or not session.is_up(uid):
+            continue
+        watch = session.get(uid, c.Overwatch)
+        if not in_cone(session.position(uid), watch.target, square, degrees) or not unit_sees(session, uid, square):
+            continue
+        session.remove(uid, c.Overwatch)
+        session.emit(OverwatchTriggered(uid, mover, square), session.position(uid), square,
+                     to=(session.side_of(uid), side))
+        fire(session, uid, mover, watch.held_ap)
+
+
+def fire(session: Session, uid: str, target: str, held_ap: int) -> None:
+    held = session.get(uid, c.Loadout).current
+    modes = sorted(session.weapons[held.weapon].modes, key=lambda m: (-m.rof, m.ap)) if held else []
+    for mode in modes:
+        if mode.ap <= held_ap:
+            try:
+                plan = attack.plan_attack(session, uid, target, mode.name, "torso", 0, held_ap=held_ap)
+            except Illegal as why:
+                session.emit(OverwatchEnded(uid, f"could not fire: {why}"), to=(session.side_of(uid),))
+                return
+            attack.carry_out(session, plan, reaction=True)
+            return
+    session.emit(OverwatchEnded(uid, "not enough AP held to fire"), to=(session.side_of(uid),))

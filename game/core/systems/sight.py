@@ -1,0 +1,42 @@
+"""Fog of war: which squares each side sees, kept up to date as units move and fall."""
+
+from __future__ import annotations
+
+from game.core import components as c
+from game.core.session import Session
+
+
+def refresh_view(session: Session, uid: str) -> None:
+    """Recount what `uid` sees after it moved, went down or came back."""
+    unit = session.get(uid, c.Unit)
+    sight = session.sight[unit.side]
+    old = sight.views.pop(uid, None)
+    if old is not None:
+        h, w = old.mask.shape
+        sight.count[old.oy:old.oy + h, old.ox:old.ox + w] -= old.mask
+    square = session.position(uid)
+    if square is None or not session.is_up(uid):
+        return
+    view = session.grid.view(square[0], square[1], session.get(uid, c.Stats).sight)
+    h, w = view.mask.shape
+    sight.count[view.oy:view.oy + h, view.ox:view.ox + w] += view.mask
+    sight.explored[view.oy:view.oy + h, view.ox:view.ox + w] |= view.mask
+    sight.views[uid] = view
+
+
+def unit_sees(session: Session, uid: str, square: tuple[int, int]) -> bool:
+    pos = session.position(uid)
+    if pos is None or not session.is_up(uid):
+        return False
+    return session.grid.sees(pos, square, session.get(uid, c.Stats).sight)
+
+
+def visible_enemies(session: Session, side: str) -> list[str]:
+    """Enemy units standing on a square the side sees (downed ones included)."""
+    out = []
+    for uid, unit in session.units():
+        if unit.side != side:
+            pos = session.position(uid)
+            if pos is not None and session.sees(side, pos):
+                out.append(uid)
+    return out

@@ -1,0 +1,118 @@
+"""Suppressive fire: a full-round burst on a circle that pins everyone in it."""
+
+from __future__ import annotations
+
+from game.core import components as c
+from game.core.commands import Suppress
+from game.core.events import Check, StanceChanged, SuppressionDodged, SuppressionFired, SuppressionTested
+from game.core.illegal import Illegal
+from game.core.session import Session
+from game.core.systems.health import apply_damage
+from game.core.systems.sight import unit_sees
+from game.rules.skirmish import AttackSituation
+
+Square = tuple[int, int]
+
+
+def circle(session: Session, center: Square, diameter: int) -> list[Square]:
+    r = diameter / 2
+    reach = int(r)
+    return [(center[0] + dx, center[1] + dy)
+            for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)
+            if dx * dx + dy * dy <= r * r and session.grid.in_bounds(center[0] + dx, center[1] + dy)]
+
+
+def diameter_for(session: Session, uid: str) -> int:
+    rank = session.get(uid, c.Stats).abilities.get("suppressive_fire", 0)
+    table = session.rules.p.suppression.diameter_by_rank
+    return table.get(rank) or table[max(table)]
+
+
+def suppress(session: Session, cmd: Suppress) -> None:
+    uid, at = cmd.unit, tuple(cmd.at)
+    name = session.get(uid, c.Unit).name
+    if "suppressive_fire" not in session.get(uid, c.Stats).abilities:
+        raise Illegal(f"{name} does not have the Suppressive Fire ability.")
+    held = session.get(uid, c.Loadout).current
+    if held is None or session.weapons[held.weapon].kind != "firearm":
+        raise Illegal(f"{name} needs a firearm in hand to lay down suppressive fire.")
+    if held.ammo <= 0:
+        raise Illegal(f"{name}'s weapon is empty: reload first.")
+    ap = session.get(uid, c.ActionPoints)
+    if ap.current < ap.per_turn:
+        raise Illegal(f"Suppressive fire takes the whole turn: {name} has already spent AP.")
+    if not session.grid.in_bounds(*at) or not unit_sees(session, uid, at):
+        raise Illegal(f"{name} cannot see {at}.")
+    weapon = session.weapons[held.weapon]
+    diameter = diameter_for(session, uid)
+    mode = max(weapon.modes, key=lambda m: m.rof)
+    ammo = min(mode.rof, held.ammo)
+    pos = session.position(uid)
+    turn = session.get(uid, c.TurnState)
+    sit = AttackSituation(weapon=weapon, mode=mode, aim_level=0,
+                          stance=session.get(uid, c.Posture).stance, location="torso",
+                          distance=session.grid.distance(pos, at), cover="none", concealed=False,
+                          running=session.rules.is_running(turn.move_ap, ap.per_turn),
+                          moved_rough=turn.moved_rough, dropped_flat=turn.dropped_flat,
+                          melee=False, suppression=True)
+    ap.current = 0
+    held.ammo -= ammo
+    attack = session.rules.attack_check(session.combatant(uid), sit, session.dice)
+    area = circle(session, at, diameter)
+    session.emit(SuppressionFired(uid, at, diameter, attack, ammo, ap.per_turn), pos, *area)
+    session.records[session.side_of(uid)].shots += 1
+    occupants = session.occupied()
+    for square in area:
+        target = occupants.get(square)
+        if target is None or target == uid or not session.is_up(target):
+            continue
+        pin(session, uid, target, attack, weapon.id)
+
+
+def pin(session: Session, uid: str, target: str, attack: Check, weapon_id: str) -> None:
+    weapon = session.weapons[weapon_id]
+    cover = session.grid.cover_against(session.position(target), session.position(uid))
+    dodge = session.rules.skill_check("dodge", session.combatant(target), session.dice,
+                                      [("cover", session.rules.p.cover_dodge_bonus[cover])])
+    hit = attack.total > dodge.total
+    square = session.position(target)
+    session.emit(SuppressionDodged(target, uid, dodge, hit), square,
+                 to=(session.side_of(uid), session.side_of(target)))
+    if hit:
+        session.records[session.side_of(uid)].hits += 1
+        roll = session.rules.damage(weapon.damage, weapon.damage_type, "torso",
+                                    session.get(target, c.Armor).resist, session.dice)
+        apply_damage(session, target, uid, roll, weapon.damage_type)
+    if not session.is_up(target):
+        return
+    posture = session.get(target, c.Posture)
+    if posture.stance != "prone":
+        session.emit(StanceChanged(target, posture.stance, "prone", 0, forced=True), square)
+        posture.stance = "prone"
+    session.add(target, c.Suppressed(uid, attack.total, weapon_id))
+
+
+def try_break(session: Session, uid: str) -> None:
+    """Willpower against the suppressor's Aim roll, then Dodge against the fire."""
+    pinned = session.get(uid, c.Suppressed)
+    who = session.combatant(uid)
+    willpower = session.rules.skill_check("willpower", who, session.dice)
+    dodge = None
+    broken = False
+    if willpower.total >= pinned.attack_total:
+        cover = "none"
+        by_pos = session.position(pinned.by)
+        if by_pos is not None:
+            cover = session.grid.cover_against(session.position(uid), by_pos)
+        dodge = session.rules.skill_check("dodge", who, session.dice,
+                                          [("cover", session.rules.p.cover_dodge_bonus[cover])])
+        broken = dodge.total >= pinned.attack_total
+    session.emit(SuppressionTested(uid, pinned.by, willpower, dodge, pinned.attack_total, broken),
+                 session.position(uid), to=(session.side_of(uid), session.side_of(pinned.by)))
+    if broken:
+        session.remove(uid, c.Suppressed)
+    elif dodge is not None:
+        weapon = session.weapons[pinned.weapon]
+        roll = session.rules.damage(weapon.damage, weapon.damage_type, "torso",
+                                    session.get(uid, c.Armor).resist, session.dice)
+        apply_damage(session, uid, pinned.by, roll, weapon.damage_type)

@@ -1,0 +1,136 @@
+"""Initiative, rounds and turns, and the end of the battle."""
+
+from __future__ import annotations
+
+from game.content.deploy import deploy
+from game.core import components as c
+from game.core.events import (BattleEnded, BattleStarted, InitiativeOrder, InitiativeRolled,
+                              OverwatchEnded, RoundStarted, SuppressionEnded, TurnEnded,
+                              TurnSkipped, TurnStarted)
+from game.core.session import MoralePool, Session
+from game.core.systems import suppression
+from game.core.systems.health import bleed
+from game.core.systems.sight import refresh_view
+
+
+def start_battle(session: Session) -> None:
+    """Deploy every unit, roll initiative, open round one and the first turn."""
+    setup = session.setup
+    session.emit(BattleStarted(setup.scenario.id, setup.ruleset.id, session.seed, tuple(session.sides)))
+    counters: dict[str, int] = {}
+    for d in deploy(setup):
+        counters[d.side] = counters.get(d.side, 0) + 1
+        session.spawn(f"{d.side}-{counters[d.side]}", d.name, session.templates[d.unit], d.side, (d.x, d.y))
+    for side in session.sides:
+        total = sum(session.get(uid, c.Stats).morale for uid, u in session.units() if u.side == side)
+        session.morale[side] = MoralePool(float(total), float(total))
+    for uid, _ in session.units():
+        refresh_view(session, uid)
+    roll_initiative(session)
+    start_round(session)
+
+
+def roll_initiative(session: Session) -> None:
+    """d10 + Agility, highest first; an ambushing side acts before everyone it ambushed.
+
+    Ties go to the higher Agility, then to the unit listed first in the scenario.
+    """
+    ambushers = {s.id for s in session.setup.scenario.sides if s.ambush}
+    keyed = []
+    for index, (uid, unit) in enumerate(session.units()):
+        check = session.rules.initiative(session.combatant(uid), session.dice)
+        ambusher = unit.side in ambushers
+        session.emit(InitiativeRolled(uid, check, ambusher))
+        agility = session.get(uid, c.Stats).attributes.get("agility", 0)
+        keyed.append(((0 if ambusher else 1), -check.total, -agility, index, uid))
+    session.order = [key[-1] for key in sorted(keyed)]
+    session.emit(InitiativeOrder(tuple(session.order)))
+
+
+def start_round(session: Session) -> None:
+    session.round += 1
+    session.turn_index = -1
+    session.emit(RoundStarted(session.round))
+    bleed(session)
+    if not check_victory(session):
+        advance(session)
+
+
+def end_turn(session: Session, uid: str) -> None:
+    session.emit(TurnEnded(uid), to=(session.side_of(uid),))
+    if not check_victory(session):
+        advance(session)
+
+
+def advance(session: Session) -> None:
+    """Give the turn to the next unit able to act, opening new rounds as needed."""
+    while not session.over:
+        session.turn_index += 1
+        if session.turn_index >= len(session.order):
+            if session.round >= session.setup.scenario.victory.max_rounds:
+                finish(session, _timeout_winner(session), "time ran out")
+                return
+            start_round(session)
+            return
+        uid = session.order[session.turn_index]
+        if session.is_up(uid) and begin_turn(session, uid):
+            return
+
+
+def begin_turn(session: Session, uid: str) -> bool:
+    """Open `uid`'s turn. Returns False when it cannot act (still paying for a long action)."""
+    side = session.side_of(uid)
+    if session.has(uid, c.Overwatch):
+        session.remove(uid, c.Overwatch)
+        session.emit(OverwatchEnded(uid, "new turn"), to=(side,))
+    for other, _ in list(session.units()):
+        if session.has(other, c.Suppressed) and session.get(other, c.Suppressed).by == uid:
+            session.remove(other, c.Suppressed)
+            session.emit(SuppressionEnded(other, "the suppressor let up"), to=(session.side_of(other),))
+    ap = session.get(uid, c.ActionPoints)
+    grant = ap.per_turn - ap.debt
+    if grant <= 0:
+        ap.debt -= ap.per_turn
+        ap.current = 0
+        session.emit(TurnSkipped(uid, f"still busy with a long action ({ap.debt} AP to go)"), to=(side,))
+        return False
+    owed, ap.debt, ap.current = ap.debt, 0, grant
+    session.add(uid, c.TurnState())
+    session.emit(TurnStarted(uid, side, session.round, grant, owed))
+    if session.has(uid, c.Suppressed):
+        suppression.try_break(session, uid)
+        if not session.is_up(uid):
+            return False
+    return True
+
+
+def check_victory(session: Session) -> bool:
+    """End the battle when one side is left standing, or a side holds its objective."""
+    if session.over:
+        return True
+    standing = [side for side in session.sides
+                if any(session.is_up(uid) for uid, u in session.units() if u.side == side)]
+    victory = session.setup.scenario.victory
+    if victory.type == "reach" and victory.side in standing:
+        zone = set(session.grid.zones.get(victory.zone or "", ()))
+        for uid, unit in session.units():
+            if unit.side == victory.side and session.is_up(uid) and session.position(uid) in zone:
+                finish(session, victory.side, f"{session.side_names[victory.side]} reached the objective")
+                return True
+    if len(standing) <= 1:
+        winner = standing[0] if standing else None
+        finish(session, winner, "last side standing" if winner else "no one left standing")
+        return True
+    return False
+
+
+def _timeout_winner(session: Session) -> str | None:
+    target = session.setup.scenario.victory.on_timeout
+    return None if target == "draw" else target
+
+
+def finish(session: Session, winner: str | None, reason: str) -> None:
+    session.over = True
+    session.winner = winner
+    session.end_reason = reason
+    session.emit(BattleEnded(winner, reason))

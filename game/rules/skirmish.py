@@ -1,0 +1,219 @@
+"""The `skirmish` ruleset: d10 + skill against d10 + Dodge (seed 004, "Skirmishes").
+
+The engine's systems gather the tactical facts of an action (range, cover, stance, AP spent on
+aim) into a context; this module turns them into dice, modifiers and an outcome. Every number
+comes from content/rulesets/skirmish.yaml.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from game.content.schema import FireMode, RulesetSpec, WeaponSpec
+from game.core.dice import Dice, DiceCode
+from game.core.events import Check
+from game.core.grid import MoveCosts
+from game.rules.skirmish_params import SkirmishParams
+
+
+@dataclass(frozen=True, slots=True)
+class Combatant:
+    """The numbers of one side of an attack, read from a unit's components."""
+
+    attributes: dict[str, int]
+    skills: dict[str, int]
+    abilities: dict[str, int]
+    morale_modifier: int
+
+
+@dataclass(frozen=True, slots=True)
+class AttackSituation:
+    """Ruleset-neutral facts about one attack, gathered by the attack system."""
+
+    weapon: WeaponSpec
+    mode: FireMode
+    aim_level: int
+    stance: str
+    location: str
+    distance: int
+    cover: str
+    concealed: bool
+    running: bool
+    moved_rough: bool
+    dropped_flat: bool
+    melee: bool
+    suppression: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DamageRoll:
+    rolls: tuple[int, ...]
+    rolled: int
+    resisted: int
+    taken: int
+
+
+class SkirmishRules:
+    name = "skirmish"
+
+    def __init__(self, spec: RulesetSpec) -> None:
+        self.spec = spec
+        self.p = SkirmishParams.model_validate(spec.params)
+        m = self.p.movement
+        self.move_costs = MoveCosts(m.straight, m.diagonal, m.rough_extra, m.corner_cutting)
+
+    # --- costs ------------------------------------------------------------------------------
+
+    def stance_cost(self, old: str, new: str, drop: bool) -> int:
+        if old == new:
+            return 0
+        if drop:
+            return self.p.stance_ap.drop_flat
+        pair = {old, new}
+        if pair == {"stand", "crouch"}:
+            return self.p.stance_ap.stand_crouch
+        if pair == {"crouch", "prone"}:
+            return self.p.stance_ap.crouch_prone
+        return self.p.stance_ap.stand_prone
+
+    def aim_cost(self, weapon: WeaponSpec, level: int, quick_aim: bool) -> int:
+        """AP to reach aim `level` with `weapon` (linear up to its maximum aimed accuracy)."""
+        if level <= 0 or weapon.aim_max <= 0:
+            return 0
+        cost = math.ceil(level * weapon.aim_ap / weapon.aim_max)
+        return math.ceil(cost / self.p.quick_aim_divisor) if quick_aim else cost
+
+    def is_running(self, move_ap: int, ap_per_turn: int) -> bool:
+        return move_ap > ap_per_turn * self.p.movement.run_fraction
+
+    # --- checks -----------------------------------------------------------------------------
+
+    def skill_check(self, name: str, who: Combatant, dice: Dice,
+                    extra: list[tuple[str, int]] | None = None, *, half_attribute: bool = False) -> Check:
+        """d10 + skill + its attribute modifier + morale + extra modifiers."""
+        attribute = self.p.skill_attributes.get(name)
+        attr_value = who.attributes.get(attribute, 0) if attribute else 0
+        if half_attribute:
+            attr_value = int(attr_value / 2)
+        mods = [(name, who.skills.get(name, 0))]
+        if attribute:
+            mods.append((attribute, attr_value))
+        mods += extra or []
+        mods.append(("morale", who.morale_modifier))
+        return Check.of(name, (dice.roll(self.p.die),), mods)
+
+    def initiative(self, who: Combatant, dice: Dice) -> Check:
+        return Check.of("initiative", (dice.roll(self.p.die),), [("agility", who.attributes.get("agility", 0))])
+
+    def attack_modifiers(self, sit: AttackSituation) -> list[tuple[str, int]]:
+        mods = [("accuracy", sit.weapon.accuracy)]
+        if not sit.suppression:
+            mods.append(("aim bonus", sit.aim_level))
+        if sit.weapon.kind == "firearm":
+            mods.append((sit.stance, self.p.stance_aim_bonus.get(sit.stance, 0)))
+        location = self.p.hit_locations.get(sit.location)
+        if location:
+            mods.append((sit.location, location.modifier))
+        if not sit.melee and sit.distance > sit.weapon.range:
+            mods.append(("beyond range", self.p.beyond_range))
+        pen = self.p.attack_penalties
+        if sit.running:
+            mods.append(("running", pen.running))
+        elif sit.moved_rough:
+            mods.append(("rough ground", pen.rough_walk))
+        if sit.dropped_flat:
+            mods.append(("dropped flat", pen.dropped_flat))
+        if sit.concealed and not sit.melee:
+            mods.append(("concealment", self.p.concealment_attack_penalty))
+        return mods
+
+    def attack_check(self, attacker: Combatant, sit: AttackSituation, dice: Dice) -> Check:
+        return self.skill_check(sit.weapon.skill, attacker, dice, self.attack_modifiers(sit))
+
+    def defense_skill(self, defender: Combatant, sit: AttackSituation) -> str:
+        """Dodge, or for a melee attack the defender's own skill when that is better."""
+        if sit.melee and self.p.melee_defense_with_skill:
+            skill = sit.weapon.skill
+            if self._static(defender, skill) > self._static(defender, "dodge"):
+                return skill
+        return "dodge"
+
+    def defense_check(self, defender: Combatant, sit: AttackSituation, dice: Dice) -> Check:
+        extra = [] if sit.melee else [("cover", self.p.cover_dodge_bonus[sit.cover])]
+        check = self.skill_check(self.defense_skill(defender, sit), defender, dice, extra)
+        return Check("defense", check.rolls, check.modifiers, check.total)
+
+    def _static(self, who: Combatant, skill: str) -> int:
+        attribute = self.p.skill_attributes.get(skill)
+        return who.skills.get(skill, 0) + (who.attributes.get(attribute, 0) if attribute else 0)
+
+    def static_modifier(self, check_name: str, who: Combatant, extra: list[tuple[str, int]]) -> int:
+        """The total a check adds to its die, without rolling (for exact odds)."""
+        return self._static(who, check_name) + who.morale_modifier + sum(v for _, v in extra)
+
+    @staticmethod
+    def hit_count(attack: int, defense: int, spread: int, rof: int) -> int:
+        """Each hit at attack, attack - spread, ... that still beats defense, up to the ROF."""
+        if attack <= defense:
+            return 0
+        return min(rof, math.ceil((attack - defense) / spread))
+
+    # --- damage and health ------------------------------------------------------------------
+
+    def damage(self, code: str, damage_type: str, location: str, resist: dict[str, int],
+               dice: Dice, bonus: int = 0) -> DamageRoll:
+        dc = DiceCode.parse(code)
+        rolls = dice.roll_code(dc)
+        multiplier = self.p.hit_locations[location].damage_multiplier if location in self.p.hit_locations else 1.0
+        rolled = max(0, int((sum(rolls) + dc.bonus + bonus) * multiplier))
+        resisted = min(rolled, resist.get(damage_type, 0))
+        return DamageRoll(rolls, rolled, resisted, rolled - resisted)
+
+    @staticmethod
+    def state_for(hp: int, constitution: int) -> str:
+        if hp <= -constitution or (constitution <= 0 and hp <= 0):
+            return "dead"
+        if hp < 0:
+            return "dying"
+        if hp == 0:
+            return "unconscious"
+        return "ok"
+
+    def morale_modifier(self, percent: float) -> int:
+        for row in self.p.morale_table:
+            if percent >= row.min:
+                return row.modifier
+        return self.p.morale_table[-1].modifier
+
+    # --- exact odds -------------------------------------------------------------------------
+
+    def hit_distribution(self, attack_mod: int, defense_mod: int, spread: int, rof: int) -> list[float]:
+        """P(exactly k hits) for k = 0..rof, enumerating both d10s."""
+        die = self.p.die
+        dist = [0.0] * (rof + 1)
+        for a in range(1, die + 1):
+            for d in range(1, die + 1):
+                dist[self.hit_count(a + attack_mod, d + defense_mod, spread, rof)] += 1
+        total = die * die
+        return [count / total for count in dist]
+
+    def expected_damage_per_hit(self, code: str, damage_type: str, location: str,
+                                resist: dict[str, int], bonus: int = 0) -> float:
+        dc = DiceCode.parse(code)
+        multiplier = self.p.hit_locations[location].damage_multiplier if location in self.p.hit_locations else 1.0
+        armor = resist.get(damage_type, 0)
+        dist = _sum_distribution(dc.count, dc.sides)
+        total = sum(p * max(0, int((s + dc.bonus + bonus) * multiplier) - armor) for s, p in dist.items())
+        return max(0.0, total)
+
+
+def _sum_distribution(count: int, sides: int) -> dict[int, float]:
+    dist = {0: 1.0}
+    for _ in range(count):
+        nxt: dict[int, float] = {}
+        for total, p in dist.items():
+            for face in range(1, sides + 1):
+                nxt[total + face] = nxt.get(total + face, 0.0) + p / sides
+        dist = nxt
+    return dist

@@ -1,0 +1,264 @@
+"""Versioned, atomic save files for a battle.
+
+A save is a JSON envelope ``{"format", "version", "checksum", "saved_at", "state"}``
+around an opaque battle state; the checksum is the SHA-256 of the state's
+canonical JSON, so a damaged or hand-edited state is refused rather than loaded.
+Writes go through a temporary file and ``os.replace``, never half-writing a save.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+SAVE_FORMAT = "skirmish-save"
+SAVE_VERSION = 1
+MIN_SUPPORTED_VERSION = 1
+SAVE_SUFFIX = ".json"
+MAX_SAVE_BYTES = 32 * 1024 * 1024
+MAX_NAME_LENGTH = 64
+SAVE_DIR_ENV = "SKIRMISH_SAVE_DIR"
+
+_REQUIRED_KEYS = ("format", "version", "checksum", "saved_at", "state")
+_NAME_CHARS = re.compile(r"[A-Za-z0-9 _.\-]+")
+_RESERVED = re.compile(r"(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?", re.IGNORECASE)
+
+
+class SaveError(Exception):
+    """A player-facing sentence naming the file; ``reason`` is the bare cause."""
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason or message
+
+
+@dataclass(frozen=True)
+class SaveInfo:
+    name: str
+    path: Path
+    modified: float
+    summary: dict[str, Any] | None
+    ok: bool
+    problem: str | None
+
+
+def default_save_dir() -> Path:
+    """``$SKIRMISH_SAVE_DIR`` if set, else the repository's ``saves/`` folder."""
+    env = os.environ.get(SAVE_DIR_ENV)
+    if env:
+        return Path(env).expanduser()
+    return Path(__file__).resolve().parents[1] / "saves"
+
+
+def resolve_save_dir(override: str | Path | None = None) -> Path:
+    """The folder to use: ``override`` (a --save-dir flag) beats the env var."""
+    folder = Path(override).expanduser() if override else default_save_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SaveError(f"Cannot use save folder {folder}: {exc.strerror or exc}.") from None
+    return folder.resolve()
+
+
+def sanitize_name(name: str) -> str:
+    """Return a safe save name (without suffix) or raise SaveError saying why."""
+    clean = name.strip(" ")
+    if clean.lower().endswith(SAVE_SUFFIX):
+        clean = clean[: -len(SAVE_SUFFIX)].rstrip(" ")
+    reason = None
+    if not clean:
+        reason = "it is empty"
+    elif any(ord(ch) < 32 or ord(ch) == 127 for ch in clean):
+        reason = "it contains control characters"
+    elif "/" in clean or "\\" in clean:
+        reason = "it must not contain / or \\"
+    elif clean.startswith("."):
+        reason = "it must not start with a dot"
+    elif not _NAME_CHARS.fullmatch(clean):
+        reason = "only letters, digits, spaces, '-', '_' and '.' are allowed"
+    elif len(clean) > MAX_NAME_LENGTH:
+        reason = f"it is longer than {MAX_NAME_LENGTH} characters"
+    elif clean.endswith("."):
+        reason = "it must not end with a dot"
+    elif _RESERVED.fullmatch(clean):
+        reason = "it is a reserved device name"
+    if reason:
+        raise SaveError(f"The save name {name!r} is not allowed: {reason}.", reason)
+    return clean
+
+
+def _save_path(folder: Path, name: str) -> Path:
+    clean = sanitize_name(name)
+    base = folder.resolve()
+    path = base / f"{clean}{SAVE_SUFFIX}"
+    if path.resolve().parent != base:
+        reason = "it points outside the save folder"
+        raise SaveError(f"The save name {name!r} is not allowed: {reason}.", reason)
+    return path
+
+
+def _canonical(state: Any) -> bytes:
+    return json.dumps(
+        state, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # e.g. Windows cannot open directories; os.replace is still atomic
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some filesystems refuse to fsync a directory
+    finally:
+        os.close(fd)
+
+
+def write_save(folder: Path, name: str, state: dict[str, Any]) -> Path:
+    """Atomically write ``state`` as save ``name`` in ``folder``; return its path."""
+    folder = Path(folder)
+    path = _save_path(folder, name)
+    if not isinstance(state, dict):
+        raise SaveError(f"Cannot save {path.name}: the battle state is not a dictionary.")
+    try:
+        # Round-trip once so what we hash is exactly what a later load sees
+        # (tuples become lists, non-string keys become strings).
+        plain = json.loads(json.dumps(state, allow_nan=False))
+        envelope = {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "checksum": hashlib.sha256(_canonical(plain)).hexdigest(),
+            "saved_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "state": plain,
+        }
+        data = _canonical(envelope) + b"\n"
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise SaveError(
+            f"Cannot save {path.name}: the battle state is not valid JSON ({exc})."
+        ) from None
+    if len(data) > MAX_SAVE_BYTES:
+        raise SaveError(f"Cannot save {path.name}: it is over the {MAX_SAVE_BYTES} byte limit.")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise SaveError(f"Cannot save {path}: {exc.strerror or exc}.") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        if isinstance(exc, OSError):
+            raise SaveError(f"Cannot save {path}: {exc.strerror or exc}.") from None
+        raise
+    _fsync_dir(path.parent)
+    return path
+
+
+def _reject_constant(token: str) -> Any:
+    raise ValueError(f"{token} is not allowed")
+
+
+def _load(path: Path) -> dict[str, Any]:
+    """Read and verify the save at ``path``; never modifies the file."""
+
+    def fail(reason: str) -> SaveError:
+        return SaveError(f"Cannot load save {path}: {reason}.", reason)
+
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_SAVE_BYTES + 1)
+    except FileNotFoundError:
+        raise fail("the file does not exist") from None
+    except OSError as exc:
+        raise fail(f"the file cannot be read ({exc.strerror or exc})") from None
+    if len(raw) > MAX_SAVE_BYTES:
+        raise fail(f"the file is larger than the {MAX_SAVE_BYTES} byte limit")
+    try:
+        doc = json.loads(raw.decode("utf-8-sig"), parse_constant=_reject_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise fail("it is not a valid save file (not JSON, or truncated)") from None
+    if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
+        raise fail("it is not a skirmish save file")
+    missing = [key for key in _REQUIRED_KEYS if key not in doc]
+    if missing:
+        raise fail(f"it is incomplete (missing {', '.join(missing)})")
+    version = doc["version"]
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise fail(f"its version {version!r} is not a number")
+    if version > SAVE_VERSION:
+        raise fail(
+            f"it was made by a newer version of skirmish (save version {version}, "
+            f"this version reads up to {SAVE_VERSION})"
+        )
+    if version < MIN_SUPPORTED_VERSION:
+        raise fail(f"its save version {version} is too old and no longer supported")
+    state = doc["state"]
+    if not isinstance(state, dict):
+        raise fail("it is corrupt (the battle state is not a dictionary)")
+    if doc["checksum"] != hashlib.sha256(_canonical(state)).hexdigest():
+        raise fail("it is corrupt (the checksum does not match)")
+    return state
+
+
+def read_save(folder: Path, name_or_path: str | Path) -> dict[str, Any]:
+    """Load a save by bare name (looked up in ``folder``) or by explicit path.
+
+    An explicit path (absolute, or containing a separator) may lie outside the
+    folder, e.g. a save file another player sent.
+    """
+    text = str(name_or_path)
+    if Path(text).is_absolute() or any(sep and sep in text for sep in ("/", os.sep, os.altsep)):
+        path = Path(text).expanduser()
+    else:
+        path = _save_path(Path(folder), str(name_or_path))
+    return _load(path)
+
+
+def list_saves(folder: Path) -> list[SaveInfo]:
+    """All saves in ``folder``, newest first; broken ones have ``ok=False``."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    infos: list[SaveInfo] = []
+    for path in folder.glob(f"*{SAVE_SUFFIX}"):
+        if path.name.startswith(".") or not path.is_file():
+            continue
+        try:
+            modified = path.stat().st_mtime
+        except OSError:
+            continue  # vanished while listing
+        try:
+            summary = _load(path).get("summary")
+        except SaveError as exc:
+            infos.append(SaveInfo(path.stem, path, modified, None, False, exc.reason))
+        else:
+            summary = summary if isinstance(summary, dict) else None
+            infos.append(SaveInfo(path.stem, path, modified, summary, True, None))
+    infos.sort(key=lambda info: (-info.modified, info.name))
+    return infos
+
+
+def delete_save(folder: Path, name: str) -> None:
+    """Delete save ``name`` from ``folder``."""
+    path = _save_path(Path(folder), name)
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        raise SaveError(f"Cannot delete save {path}: the file does not exist.") from None
+    except OSError as exc:
+        raise SaveError(f"Cannot delete save {path}: {exc.strerror or exc}.") from None
