@@ -1,0 +1,32 @@
+"""Players that are programs: they read what their side sees and send commands.
+
+    player = make_player("simple", side, seed)
+    command = player.next_command(battle)      # for the active unit, which is on `side`
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from game.ai.simple import SimplePlayer
+from game.core.commands import Command
+from game.core.engine import Battle
+
+
+class Player(Protocol):
+    side: str
+
+    def next_command(self, battle: Battle) -> Command: ...
+
+
+PLAYERS: dict[str, Callable[[str, int], Player]] = {
+    "simple": lambda side, seed: SimplePlayer(side, seed),
+}
+
+
+def make_player(name: str, side: str, seed: int = 0) -> Player:
+    try:
+        return PLAYERS[name](side, seed)
+    except KeyError:
+        raise ValueError(f"no computer player called {name!r}; choose from {', '.join(PLAYERS)}") from None

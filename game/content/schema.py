@@ -78,7 +78,9 @@ class WeaponSpec(Strict):
     damage_type: DamageType = "ballistic"
     accuracy: int = Field(default=0, ge=-10, le=10)
     aim_max: int = Field(default=0, ge=0, le=10)
-    aim_ap: int = Field(default=0, ge=0, le=60, description="AP to reach aim_max")
+    aim_ap: int = Field(
+        default=0, ge=0, le=60, validate_default=True, description="AP to reach aim_max"
+    )
     range: int = Field(default=1, ge=1, le=200, description="squares; beyond it attacks take a penalty")
     spread: int = Field(default=1, ge=1, le=20)
     magazine: int = Field(default=0, ge=0, le=500)
@@ -158,7 +160,7 @@ class SquadMember(Strict):
     unit: Ident
     name: str | None = None
     count: int = Field(default=1, ge=1, le=50)
-    at: tuple[int, int] | None = Field(default=None, description="[x, y]: column, row from top-left")
+    at: tuple[int, int] | None = Field(default=None, description="[x, y]; [0, 0] is top-left")
 
     @field_validator("at")
     @classmethod
@@ -187,11 +189,14 @@ class LegendEntry(Strict):
     zone: Ident | None = None
 
 
+Glyph = Annotated[str, Field(min_length=1, max_length=1, description="one character")]
+
+
 class MapSpec(Strict):
     id: Ident
     name: str
     description: str = ""
-    legend: dict[str, LegendEntry] = Field(default_factory=dict)
+    legend: dict[Glyph, LegendEntry] = Field(default_factory=dict)
     rows: list[str] = Field(min_length=2, max_length=512)
 
     @field_validator("rows", mode="before")
@@ -201,14 +206,6 @@ class MapSpec(Strict):
         if isinstance(value, str):
             return value.splitlines()
         return value
-
-    @field_validator("legend")
-    @classmethod
-    def _single_characters(cls, legend: dict[str, LegendEntry]) -> dict[str, LegendEntry]:
-        for glyph in legend:
-            if len(glyph) != 1:
-                raise ValueError(f"legend keys are single characters, not {glyph!r}")
-        return legend
 
 
 # --- scenarios -------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import asdict
 from collections.abc import Callable
 from typing import Any
 
@@ -148,9 +149,11 @@ class Battle:
         s.use()
         units = []
         for uid, entity in sorted(s.entities.items()):
-            comps = sorted(repr(comp) for comp in esper.components_for_entity(entity))
+            comps = sorted((type(comp).__name__, asdict(comp))
+                           for comp in esper.components_for_entity(entity))
             units.append((uid, comps))
         payload = [units, s.order, s.round, s.turn_index, s.over, s.winner,
                    {k: (v.start, v.current) for k, v in s.morale.items()},
                    s.dice.fingerprint()]
-        return hashlib.sha256(json.dumps(payload, default=str).encode()).hexdigest()[:16]
+        text = json.dumps(payload, sort_keys=True, default=str)   # dict order does not matter
+        return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -8,6 +8,7 @@ comes from content/rulesets/skirmish.yaml.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from dataclasses import dataclass
 
 from game.content.schema import FireMode, RulesetSpec, WeaponSpec
@@ -190,24 +191,31 @@ class SkirmishRules:
 
     def hit_distribution(self, attack_mod: int, defense_mod: int, spread: int, rof: int) -> list[float]:
         """P(exactly k hits) for k = 0..rof, enumerating both d10s."""
-        die = self.p.die
-        dist = [0.0] * (rof + 1)
-        for a in range(1, die + 1):
-            for d in range(1, die + 1):
-                dist[self.hit_count(a + attack_mod, d + defense_mod, spread, rof)] += 1
-        total = die * die
-        return [count / total for count in dist]
+        return list(_hit_distribution(self.p.die, attack_mod - defense_mod, spread, rof))
 
     def expected_damage_per_hit(self, code: str, damage_type: str, location: str,
                                 resist: dict[str, int], bonus: int = 0) -> float:
         dc = DiceCode.parse(code)
         multiplier = self.p.hit_locations[location].damage_multiplier if location in self.p.hit_locations else 1.0
-        armor = resist.get(damage_type, 0)
-        dist = _sum_distribution(dc.count, dc.sides)
-        total = sum(p * max(0, int((s + dc.bonus + bonus) * multiplier) - armor) for s, p in dist.items())
-        return max(0.0, total)
+        return _expected_after_armor(dc, bonus, multiplier, resist.get(damage_type, 0))
 
 
+@lru_cache(maxsize=4096)
+def _hit_distribution(die: int, margin: int, spread: int, rof: int) -> tuple[float, ...]:
+    dist = [0.0] * (rof + 1)
+    for a in range(1, die + 1):
+        for d in range(1, die + 1):
+            dist[SkirmishRules.hit_count(a + margin, d, spread, rof)] += 1
+    return tuple(count / (die * die) for count in dist)
+
+
+@lru_cache(maxsize=4096)
+def _expected_after_armor(code: DiceCode, bonus: int, multiplier: float, armor: int) -> float:
+    dist = _sum_distribution(code.count, code.sides)
+    return sum(p * max(0, int((s + code.bonus + bonus) * multiplier) - armor) for s, p in dist.items())
+
+
+@lru_cache(maxsize=256)
 def _sum_distribution(count: int, sides: int) -> dict[int, float]:
     dist = {0: 1.0}
     for _ in range(count):

@@ -28,9 +28,12 @@ class AttackPlan:
 
 
 def unarmed_weapon(session: Session) -> WeaponSpec:
+    """A punch or kick: the ruleset's numbers, not a content weapon (so not validated as one)."""
     p = session.rules.p.unarmed
-    return WeaponSpec(id="unarmed", name="Unarmed", kind="melee", skill="unarmed", damage=p.damage,
-                      damage_type=p.damage_type, modes=[FireMode(name="unarmed", ap=p.ap)])
+    return WeaponSpec.model_construct(
+        id="unarmed", name="Unarmed", kind="melee", skill="unarmed", damage=p.damage,
+        damage_type=p.damage_type, accuracy=0, aim_max=0, aim_ap=0, range=1, spread=1, magazine=0,
+        reload_ap=0, draw_ap=0, modes=[FireMode(name="unarmed", ap=p.ap)])
 
 
 def plan_attack(session: Session, uid: str, target: str, mode_name: str | None, location: str,

@@ -1,0 +1,173 @@
+"""The `skirmish` command: play (the default), sim, validate."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from collections.abc import Sequence
+
+from game.content.problems import ContentError
+
+DESCRIPTION = """\
+skirmish: a turn-based tactical game for the terminal.
+
+Run with no arguments to open the game. Subcommands:
+  sim SCENARIO       play a headless battle between computer players and print its log
+  validate PATH...   check content files (maps, units, scenarios...) and report every problem
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="skirmish", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--save-dir", help="folder for saves (default: $SKIRMISH_SAVE_DIR or saves/)")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("play", help="open the game (the default)")
+    sim = sub.add_parser("sim", help="play headless battles between computer players")
+    sim.add_argument("scenario", help="a bundled scenario id or a path to a scenario file")
+    sim.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
+    sim.add_argument("--ai", default="simple", help="the computer player of the first side")
+    sim.add_argument("--vs", default=None, help="the computer player of the other sides (default: --ai)")
+    sim.add_argument("--battles", type=int, default=1, help="how many battles; sides swap every other one")
+    sim.add_argument("--json", action="store_true", help="print JSON instead of a readable log")
+    validate = sub.add_parser("validate", help="check content files and report every problem")
+    validate.add_argument("paths", nargs="+", help="files or folders")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "validate":
+            return _validate(args.paths)
+        if args.command == "sim":
+            return _sim(args)
+        return _play(args)
+    except ContentError as error:
+        print(error, file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as error:
+        print(f"skirmish: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:          # output piped into `head` and closed early
+        sys.stderr.close()
+        return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    try:
+        from game.ui.app import run_app
+    except ImportError:
+        build_parser().print_help()
+        return 0
+    run_app(save_dir=args.save_dir)
+    return 0
+
+
+def _validate(paths: Sequence[str]) -> int:
+    from game.content.loader import validate_paths
+    problems = validate_paths(paths)
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found.", file=sys.stderr)
+        return 1
+    print(f"OK: {', '.join(paths)} passed every check.")
+    return 0
+
+
+def _sim(args: argparse.Namespace) -> int:
+    from game.ai import make_player
+    from game.content.loader import load_setup
+    from game.core.narrate import describe
+    from game.sim import play
+
+    setup = load_setup(args.scenario)
+    sides = [s.id for s in setup.scenario.sides]
+    names = {"first": args.ai, "other": args.vs or args.ai}
+    for name in names.values():
+        make_player(name, sides[0])          # unknown names fail here, with the list of names
+    if args.battles < 1:
+        raise ValueError("--battles must be at least 1")
+    seed = args.seed if args.seed is not None else random.randrange(2**31)
+    if args.battles == 1:
+        players = {side: make_player(names["first" if i == 0 else "other"], side, seed)
+                   for i, side in enumerate(sides)}
+        labels = {side: setup.scenario.sides[i].name for i, side in enumerate(sides)}
+        result = play(setup, seed, players, keep_events=True)
+        if args.json:
+            for event in result.events:
+                print(json.dumps(event.to_dict()))
+            return 0
+        units = {}
+        for event in result.events:
+            if event.kind == "initiative_order":
+                units = _unit_names(setup)
+        namer = lambda uid: units.get(uid) or labels.get(uid, uid)  # noqa: E731
+        for event in result.events:
+            print(describe(event, namer))
+        print(f"Winner: {labels[result.winner] if result.winner else 'none (a draw)'}; "
+              f"{result.rounds} rounds, {result.commands} commands, seed {seed}.")
+        return 0
+    return _many(setup, seed, names, args)
+
+
+def _unit_names(setup) -> dict[str, str]:
+    from game.content.deploy import deploy
+    counters: dict[str, int] = {}
+    out = {}
+    for d in deploy(setup):
+        counters[d.side] = counters.get(d.side, 0) + 1
+        out[f"{d.side}-{counters[d.side]}"] = d.name
+    return out
+
+
+def _many(setup, seed: int, names: dict[str, str], args: argparse.Namespace) -> int:
+    """Many battles, swapping which side each program plays every other battle."""
+    from game.ai import make_player
+    from game.sim import play
+
+    sides = [s.id for s in setup.scenario.sides]
+    wins = {names["first"]: 0, names["other"]: 0} if names["first"] != names["other"] else {}
+    first_wins = draws = 0
+    for n in range(args.battles):
+        swap = n % 2 == 1
+        roles = {side: names["other" if (i == 0) == swap else "first"] for i, side in enumerate(sides)}
+        players = {side: make_player(roles[side], side, seed + n) for side in sides}
+        result = play(setup, seed + n, players, keep_events=False)
+        if result.winner is None:
+            draws += 1
+            continue
+        winner_ai = roles[result.winner]
+        if wins:
+            wins[winner_ai] += 1
+        first_wins += winner_ai == names["first"]
+    if args.json:
+        print(json.dumps({"battles": args.battles, "wins": wins or {names["first"]: first_wins},
+                          "draws": draws, "seed": seed}))
+        return 0
+    low, high = wilson(first_wins, args.battles)
+    print(f"{args.battles} battles on {setup.scenario.id} (seed {seed}): {names['first']} won "
+          f"{first_wins} ({100 * first_wins / args.battles:.1f}%, 95% interval "
+          f"{100 * low:.1f}-{100 * high:.1f}%), {draws} draws.")
+    return 0
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a proportion."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

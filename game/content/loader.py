@@ -1,0 +1,127 @@
+"""Loading content: the bundled library, a player's extra files, and one battle's setup.
+
+    load_library(extra)    -> Library           every file, cross-checked; ContentError if not
+    load_setup(scenario)   -> BattleSetup       a scenario id or a scenario file's path
+    validate_paths(paths)  -> list[Problem]     for `skirmish validate PATH...`
+    parse_map(spec, terrain) -> ParsedMap, deploy(setup) -> list[Deployment]  (for the engine)
+
+Bad content never raises anything but ContentError, which lists every problem found with its
+file, line, column and key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from game.content.deploy import Deployment, deploy, slots_of
+from game.content.library import Library, Origin, add_file, add_path, map_of
+from game.content.maps import ParsedMap, parse_map, scan_map
+from game.content.problems import ContentError, Problem, unique
+from game.content.schema import BattleSetup
+from game.content.validate import check_library, check_scenario, with_inline
+from game.content.yaml_marks import MAX_FILE_BYTES
+
+__all__ = [
+    "MAX_FILE_BYTES", "ContentError", "Deployment", "Library", "Origin", "ParsedMap", "Problem",
+    "bundled_content_dir", "deploy", "load_library", "load_setup", "parse_map", "validate_paths",
+]
+
+
+def bundled_content_dir() -> Path:
+    """The `content/` folder at the top of the project."""
+    return Path(__file__).resolve().parents[2] / "content"
+
+
+def _read(extra: Sequence[Path | str]) -> tuple[Library, list[Problem]]:
+    library: Library = Library()
+    problems: list[Problem] = []
+    add_path(library, bundled_content_dir(), problems)
+    for path in extra:
+        add_path(library, Path(path), problems)
+    return library, problems
+
+
+def load_library(extra: Sequence[Path | str] = ()) -> Library:
+    """The bundled content plus `extra` files and folders. Raises ContentError."""
+    library, problems = _read(extra)
+    problems = unique(problems + check_library(library))
+    if problems:
+        raise ContentError(problems)
+    return library
+
+
+def validate_paths(paths: Sequence[Path | str]) -> list[Problem]:
+    """Every problem in `paths` (files or folders), checked together with the bundled content."""
+    library, problems = _read(paths)
+    return unique(problems + check_library(library))
+
+
+def _scenario_in_file(library: Library, path: Path, problems: list[Problem]) -> str | None:
+    resolved = path.resolve()
+    for (kind, ident), origin in library.origins.items():
+        if kind == "scenario" and Path(origin.file).resolve() == resolved:
+            return ident
+    added = add_file(library, path, problems, replace=True)
+    found = [ident for kind, ident in added if kind == "scenario"]
+    if found:
+        return found[0]
+    if not problems:
+        message = "not a scenario (a scenario has `sides`)"
+        problems.append(Problem(str(path), None, None, "", message))
+    return None
+
+
+def _pick(library: Library, scenario: str | Path, problems: list[Problem]) -> str | None:
+    if isinstance(scenario, str) and scenario in library.scenarios:
+        return scenario
+    path = Path(scenario)
+    if path.is_file():
+        return _scenario_in_file(library, path, problems)
+    known = ", ".join(sorted(library.scenarios)) or "none"
+    message = f"no scenario with this id, and no such file (scenarios: {known})"
+    problems.append(Problem(str(scenario), None, None, "", message))
+    return None
+
+
+def load_setup(scenario: str | Path, library: Library | None = None) -> BattleSetup:
+    """Everything one battle needs, from a scenario id or a scenario file's path.
+
+    A scenario file may define its own weapons, armor, units and squads; they join the library
+    for that scenario only. Raises ContentError with every problem found.
+    """
+    scope = (library if library is not None else load_library()).copy()
+    problems: list[Problem] = []
+    scenario_id = _pick(scope, scenario, problems)
+    if scenario_id is not None:
+        problems += check_scenario(scope, scenario_id)
+    if scenario_id is None or problems:
+        raise ContentError(problems)
+    return _build_setup(scope, scenario_id)
+
+
+def _build_setup(library: Library, scenario_id: str) -> BattleSetup:
+    scenario = library.scenarios[scenario_id]
+    scope, _ = with_inline(library, scenario)
+    found = map_of(scope, scenario)
+    assert found is not None
+    map_spec = found[0]
+    parsed, _ = scan_map(map_spec, scope.terrain)
+    assert parsed is not None
+    used_terrain = {ident for row in parsed.terrain_ids for ident in row}
+    slots = slots_of(scenario, scope.squads, scope.units)
+    units = [scope.units[ident] for ident in dict.fromkeys(slot.unit for slot in slots)]
+    weapon_ids = [c.weapon for unit in units for c in unit.weapons]
+    weapon_ids += [name for unit in units for name in unit.grenades]
+    armor_ids = [unit.armor for unit in units if unit.armor is not None]
+    squad_ids = [side.squad for side in scenario.sides if side.squad is not None]
+    return BattleSetup(
+        scenario=scenario.model_copy(update={"map": map_spec.id}),
+        map=map_spec,
+        ruleset=scope.rulesets[scenario.ruleset],
+        terrain=[item for item in scope.terrain.values() if item.id in used_terrain],
+        weapons=[scope.weapons[ident] for ident in dict.fromkeys(weapon_ids)],
+        armor=[scope.armor[ident] for ident in dict.fromkeys(armor_ids)],
+        units=units,
+        squads=[scope.squads[ident] for ident in dict.fromkeys(squad_ids)],
+    )

@@ -1,0 +1,103 @@
+"""Events told in words a person reads, every roll and modifier included."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from game.core import events as ev
+
+Namer = Callable[[str], str]
+
+
+def describe(event: ev.Event, name: Namer) -> str:
+    """One line for the log. `name` turns a uid (or side id) into a display name."""
+    teller = _TELLERS.get(type(event))
+    return teller(event, name) if teller else event.kind.replace("_", " ")
+
+
+def _attack(e: ev.AttackResolved, n: Namer) -> str:
+    how = "reacts and fires" if e.reaction else "attacks"
+    where = "" if e.location == "torso" else f" (aimed at the {e.location})"
+    outcome = (f"{e.hits} hit{'s' if e.hits != 1 else ''}" if e.hit else "miss")
+    return (f"{n(e.attacker)} {how} {n(e.target)}{where} with {e.weapon} ({e.mode}): "
+            f"attack {e.attack.describe()} against defense {e.defense.describe()}: {outcome}.")
+
+
+def _damaged(e: ev.Damaged, n: Namer) -> str:
+    if e.source == "bleeding":
+        return f"{n(e.unit)} bleeds: {e.taken} HP ({e.hp_before} -> {e.hp_after})."
+    dice = "+".join(map(str, e.rolls))
+    armor = f", armor stops {e.resisted}" if e.resisted else ""
+    return (f"{n(e.unit)} takes {e.rolled} {e.damage_type} damage ({dice}){armor}: "
+            f"{e.taken} to HP ({e.hp_before} -> {e.hp_after}).")
+
+
+def _health(e: ev.HealthChanged, n: Namer) -> str:
+    words = {"knocked_out": "is knocked unconscious", "dying": "is down and dying",
+             "dead": "is dead", "stabilized": "is stabilized", "revived": "is back on their feet"}
+    return f"{n(e.unit)} {words.get(e.state, e.state)} (HP {e.hp})."
+
+
+def _morale(e: ev.MoraleChanged, n: Namer) -> str:
+    return (f"{n(e.side)} morale {e.before:g} -> {e.after:g} ({e.cause}): {e.percent}% of the "
+            f"start, modifier {e.modifier:+d}.")
+
+
+def _thrown(e: ev.GrenadeThrown, n: Namer) -> str:
+    text = (f"{n(e.unit)} throws a {e.grenade} at {e.target}: Demolitions {e.check.describe()} "
+            f"against {e.difficulty}")
+    if e.scatter_roll is None:
+        return text + ": right on target."
+    return text + f": off by {e.scatter_distance} (direction d10 {e.scatter_roll}), lands at {e.landed}."
+
+
+def _tested(e: ev.SuppressionTested, n: Namer) -> str:
+    text = f"{n(e.unit)} tries to break suppression: Willpower {e.willpower.describe()} against {e.against}"
+    if e.dodge is None:
+        return text + ": stays pinned."
+    return text + f", then Dodge {e.dodge.describe()}: {'breaks free' if e.broken else 'is caught by the fire'}."
+
+
+_TELLERS: dict[type, Callable] = {
+    ev.BattleStarted: lambda e, n: f"Battle begins: {e.scenario} under {e.ruleset} rules (seed {e.seed}).",
+    ev.InitiativeRolled: lambda e, n: (f"{n(e.unit)} initiative {e.check.describe()}"
+                                       + (" (ambushing)" if e.ambusher else "") + "."),
+    ev.InitiativeOrder: lambda e, n: "Initiative order: " + ", ".join(n(u) for u in e.order) + ".",
+    ev.RoundStarted: lambda e, n: f"Round {e.round} begins.",
+    ev.TurnStarted: lambda e, n: (f"{n(e.unit)}'s turn: {e.ap} AP"
+                                  + (f" ({e.debt} still owed)" if e.debt else "") + "."),
+    ev.TurnSkipped: lambda e, n: f"{n(e.unit)} skips the turn: {e.reason}.",
+    ev.TurnEnded: lambda e, n: f"{n(e.unit)} ends the turn.",
+    ev.BattleEnded: lambda e, n: (f"Battle over: {n(e.winner)} wins ({e.reason})." if e.winner
+                                  else f"Battle over: a draw ({e.reason})."),
+    ev.Moved: lambda e, n: (f"{n(e.unit)} moves to {e.end} ({e.ap_cost} AP"
+                            + (", rough ground" if e.rough else "") + f"; {e.ap_left} left)."),
+    ev.MoveStopped: lambda e, n: f"{n(e.unit)} stops at {e.at}: {e.reason}.",
+    ev.StanceChanged: lambda e, n: (f"{n(e.unit)} is pinned prone." if e.forced
+                                    else f"{n(e.unit)} goes from {e.old} to {e.new} ({e.ap_cost} AP)."),
+    ev.WeaponDrawn: lambda e, n: f"{n(e.unit)} draws the {e.weapon} ({e.ap_cost} AP).",
+    ev.Reloaded: lambda e, n: (f"{n(e.unit)} reloads the {e.weapon}: {e.ammo} rounds, "
+                               f"{e.spare} magazines left ({e.ap_cost} AP)."),
+    ev.Aimed: lambda e, n: f"{n(e.unit)} aims: +{e.level} ({e.ap_cost} AP).",
+    ev.AttackResolved: _attack,
+    ev.Damaged: _damaged,
+    ev.HealthChanged: _health,
+    ev.HealAttempted: lambda e, n: (f"{n(e.healer)} tries to {e.stage} {n(e.target)}: Heal "
+                                    f"{e.check.describe()} against DS {e.difficulty}: "
+                                    f"{'success' if e.success else 'failure'}."),
+    ev.MoraleChanged: _morale,
+    ev.OverwatchSet: lambda e, n: (f"{n(e.unit)} watches toward {e.toward} ({e.ap_cost} AP, "
+                                   f"{e.held_ap} held for the shot)."),
+    ev.OverwatchTriggered: lambda e, n: f"{n(e.mover)} moves into {n(e.unit)}'s overwatch at {e.at}!",
+    ev.OverwatchEnded: lambda e, n: f"{n(e.unit)} stops watching: {e.reason}.",
+    ev.SuppressionFired: lambda e, n: (f"{n(e.unit)} lays down suppressive fire on {e.at} "
+                                       f"(circle {e.diameter} across): Aim {e.attack.describe()}."),
+    ev.SuppressionDodged: lambda e, n: (f"{n(e.unit)} dodges {e.dodge.describe()}: "
+                                        + ("hit, and pinned prone." if e.hit else "pinned prone.")),
+    ev.SuppressionTested: _tested,
+    ev.SuppressionEnded: lambda e, n: f"{n(e.unit)} is no longer pinned: {e.reason}.",
+    ev.GrenadeThrown: _thrown,
+    ev.Exploded: lambda e, n: (f"The {e.grenade} explodes at {e.at}: "
+                               f"{'+'.join(map(str, e.rolls))} = {sum(e.rolls)} {e.damage_type}, "
+                               f"one die less each ring out to {e.radius}."),
+}

@@ -1,0 +1,174 @@
+"""Read-only questions about a battle, answered from what a side knows.
+
+The app and the computer players ask these; none of them rolls a die or changes anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from game.core import components as c
+from game.core.engine import Battle
+from game.core.events import Refused
+from game.core.grid import Reach
+from game.core.illegal import Illegal
+from game.core.systems import attack, overwatch
+from game.core.systems.sight import visible_enemies
+
+Square = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class UnitInfo:
+    uid: str
+    name: str
+    side: str
+    template: str
+    square: Square | None
+    hp: int
+    max_hp: int
+    state: str
+    ap: int
+    ap_per_turn: int
+    ap_debt: int
+    stance: str
+    weapon: str | None          # weapon id in hand
+    weapon_name: str
+    ammo: int
+    magazine: int
+    spare: int
+    weapons: tuple[str, ...]
+    grenades: tuple[tuple[str, int], ...]
+    abilities: tuple[tuple[str, int], ...]
+    statuses: tuple[str, ...]
+    morale: int
+    sight: int
+
+
+def unit_info(battle: Battle, uid: str) -> UnitInfo:
+    s = battle.session
+    s.use()
+    unit, health, ap, stats = (s.get(uid, comp) for comp in (c.Unit, c.Health, c.ActionPoints, c.Stats))
+    loadout = s.get(uid, c.Loadout)
+    held = loadout.current
+    weapon = s.weapons[held.weapon] if held else None
+    statuses = []
+    if s.has(uid, c.Overwatch):
+        statuses.append("overwatch")
+    if s.has(uid, c.Suppressed):
+        statuses.append("pinned")
+    if health.stabilized and health.state != "ok":
+        statuses.append("stabilized")
+    return UnitInfo(
+        uid=uid, name=unit.name, side=unit.side, template=unit.template, square=s.position(uid),
+        hp=health.hp, max_hp=health.max_hp, state=health.state, ap=ap.current,
+        ap_per_turn=ap.per_turn, ap_debt=ap.debt, stance=s.get(uid, c.Posture).stance,
+        weapon=weapon.id if weapon else None, weapon_name=weapon.name if weapon else "Unarmed",
+        ammo=held.ammo if held else 0, magazine=weapon.magazine if weapon else 0,
+        spare=held.spare if held else 0, weapons=tuple(w.weapon for w in loadout.weapons),
+        grenades=tuple(sorted((g, n) for g, n in loadout.grenades.items() if n)),
+        abilities=tuple(sorted(stats.abilities.items())), statuses=tuple(statuses),
+        morale=stats.morale, sight=stats.sight)
+
+
+def all_units(battle: Battle) -> list[UnitInfo]:
+    return [unit_info(battle, uid) for uid in battle.session.entities]
+
+
+def units_known_to(battle: Battle, side: str) -> list[UnitInfo]:
+    """The side's own units, and the enemies it can see right now."""
+    s = battle.session
+    s.use()
+    seen = set(visible_enemies(s, side))
+    return [unit_info(battle, uid) for uid, unit in s.units() if unit.side == side or uid in seen]
+
+
+def visible_squares(battle: Battle, side: str) -> np.ndarray:
+    return battle.session.sight[side].count > 0
+
+
+def explored_squares(battle: Battle, side: str) -> np.ndarray:
+    return battle.session.sight[side].explored
+
+
+def reach(battle: Battle, uid: str) -> Reach:
+    """Where `uid` can walk with its AP, avoiding every unit its side knows to be in the way."""
+    s = battle.session
+    s.use()
+    side = s.side_of(uid)
+    blocked = [sq for sq, other in s.occupied().items()
+               if other != uid and (s.side_of(other) == side or s.sees(side, sq))]
+    return s.grid.reach(s.position(uid), s.get(uid, c.ActionPoints).current, s.rules.move_costs, blocked)
+
+
+def enemy_cones(battle: Battle, side: str) -> dict[str, list[Square]]:
+    """Overwatch cones of enemies this side can see: watcher uid -> squares covered."""
+    s = battle.session
+    s.use()
+    return {uid: overwatch.cone_squares(s, uid) for uid in visible_enemies(s, side)
+            if s.has(uid, c.Overwatch) and s.is_up(uid)}
+
+
+def own_cones(battle: Battle, side: str) -> dict[str, list[Square]]:
+    s = battle.session
+    s.use()
+    return {uid: overwatch.cone_squares(s, uid) for uid, unit in s.units()
+            if unit.side == side and s.has(uid, c.Overwatch) and s.is_up(uid)}
+
+
+@dataclass(frozen=True, slots=True)
+class AttackPreview:
+    """The exact odds of an attack before it is made, with every modifier itemised."""
+
+    attacker: str
+    target: str
+    weapon: str
+    mode: str
+    aim: int
+    ap_cost: int
+    attack_modifiers: tuple[tuple[str, int], ...]
+    defense_modifiers: tuple[tuple[str, int], ...]
+    hit_chance: float
+    hits: tuple[float, ...]          # P(exactly k hits), k = 0..rof
+    damage_per_hit: float            # expected, after armor
+    expected_damage: float
+
+
+def preview_attack(battle: Battle, uid: str, target: str, mode: str | None = None,
+                   location: str = "torso", aim: int = 0) -> AttackPreview | Refused:
+    s = battle.session
+    s.use()
+    try:
+        plan = attack.plan_attack(s, uid, target, mode, location, aim)
+    except Illegal as why:
+        return Refused(str(why))
+    rules = s.rules
+    sit = attack.situation(s, plan)
+    me, them = s.combatant(uid), s.combatant(target)
+    att_attr = rules.p.skill_attributes.get(plan.weapon.skill)
+    attack_mods = [(plan.weapon.skill, me.skills.get(plan.weapon.skill, 0)),
+                   (att_attr, me.attributes.get(att_attr, 0)), *rules.attack_modifiers(sit),
+                   ("morale", me.morale_modifier)]
+    if s.is_up(target):
+        skill = rules.defense_skill(them, sit)
+        def_attr = rules.p.skill_attributes.get(skill)
+        defense_mods = [(skill, them.skills.get(skill, 0)), (def_attr, them.attributes.get(def_attr, 0)),
+                        ("cover", 0 if sit.melee else rules.p.cover_dodge_bonus[sit.cover]),
+                        ("morale", them.morale_modifier)]
+        hits = rules.hit_distribution(sum(v for _, v in attack_mods), sum(v for _, v in defense_mods),
+                                      plan.weapon.spread, plan.rof)
+    else:
+        defense_mods = [("helpless", 0)]
+        hits = [0.0] * (plan.rof + 1)
+        total = sum(v for _, v in attack_mods)
+        for face in range(1, rules.p.die + 1):
+            hits[rules.hit_count(face + total, 0, plan.weapon.spread, plan.rof)] += 1 / rules.p.die
+    bonus = me.attributes.get("strength", 0) if plan.weapon.id == "unarmed" else 0
+    per_hit = rules.expected_damage_per_hit(plan.weapon.damage, plan.weapon.damage_type, location,
+                                            s.get(target, c.Armor).resist, bonus)
+    expected = sum(k * p for k, p in enumerate(hits)) * per_hit
+    return AttackPreview(uid, target, plan.weapon.id, plan.mode.name, plan.aim_level, plan.ap_cost,
+                         tuple((k, v) for k, v in attack_mods if v), tuple((k, v) for k, v in defense_mods if v),
+                         1.0 - hits[0], tuple(hits), per_hit, expected)
