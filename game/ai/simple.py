@@ -6,15 +6,35 @@ It knows only what its side sees: enemies in sight now, and where it last saw th
 from __future__ import annotations
 
 import math
+from functools import lru_cache
+
+import numpy as np
+import tcod.path
 
 from game.core.commands import Attack, Command, EndTurn, Move, Reload
 from game.core.engine import Battle
 from game.core.events import Refused
-from game.core.queries import UnitInfo, preview_attack, reach, unit_info, units_known_to
+from game.core.grid import Grid
+from game.core.queries import Sighting, UnitInfo, preview_attack, reach, sightings, unit_info
 
 Square = tuple[int, int]
 COVER = ("none", "half", "full")
 MIN_VALUE = 0.1      # expected damage per AP below which a shot is not worth taking
+
+
+@lru_cache(maxsize=256)
+def _walking_distances(grid: Grid, goal: Square) -> np.ndarray:
+    dist = np.full((grid.height, grid.width), np.iinfo(np.int32).max, dtype=np.int32)
+    dist[goal[1], goal[0]] = 0
+    cost = grid.walkable.astype(np.int32)
+    cost[goal[1], goal[0]] = 1
+    tcod.path.dijkstra2d(dist, cost, 3, 4, out=dist)
+    return dist
+
+
+def walking_distances(grid: Grid, goal: Square) -> np.ndarray:
+    """Walking distance (AP-like units) from every square to `goal`, around walls."""
+    return _walking_distances(grid, goal)
 
 
 class SimplePlayer:
@@ -39,8 +59,8 @@ class SimplePlayer:
                 return move
         return EndTurn(uid)
 
-    def _enemies(self, battle: Battle) -> list[UnitInfo]:
-        seen = [u for u in units_known_to(battle, self.side) if u.side != self.side]
+    def _enemies(self, battle: Battle) -> list[Sighting]:
+        seen = sightings(battle, self.side)
         for u in seen:
             if u.state == "ok":
                 self.last_seen[u.uid] = u.square
@@ -48,7 +68,7 @@ class SimplePlayer:
                 self.last_seen.pop(u.uid, None)
         return [u for u in seen if u.state == "ok"]
 
-    def _best_shot(self, battle: Battle, me: UnitInfo, enemies: list[UnitInfo]) -> Command | None:
+    def _best_shot(self, battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> Command | None:
         """The attack with the most expected damage per AP, aimed as far as the AP allow."""
         best, best_value = None, MIN_VALUE
         weapon = battle.session.weapons.get(me.weapon) if me.weapon else None
@@ -70,7 +90,7 @@ class SimplePlayer:
                     best, best_value = Attack(me.uid, enemy.uid, name, "torso", aim), value
         return best
 
-    def _advance(self, battle: Battle, me: UnitInfo, enemies: list[UnitInfo]) -> Command | None:
+    def _advance(self, battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> Command | None:
         goal = self._goal(battle, me, enemies)
         if goal is None:
             return None
@@ -78,21 +98,22 @@ class SimplePlayer:
         weapon = battle.session.weapons.get(me.weapon) if me.weapon else None
         keep = min((m.ap for m in weapon.modes), default=0) if weapon else 0
         area = reach(battle, me.uid)
+        walk = walking_distances(grid, goal)
         nearest = min(enemies, key=lambda e: math.dist(e.square, me.square)) if enemies else None
         best, best_score = None, math.inf
         for square, cost in area.squares().items():
             if cost > me.ap - keep:
                 continue
-            score = math.dist(square, goal)
+            score = float(walk[square[1], square[0]])
             if nearest is not None:
                 score -= 2 * COVER.index(grid.cover_against(square, nearest.square))
             if score < best_score:
                 best, best_score = square, score
-        if best is None or math.dist(best, goal) >= math.dist(me.square, goal) + 1:
+        if best is None or walk[best[1], best[0]] >= walk[me.square[1], me.square[0]] + 1:
             return None
         return Move(me.uid, tuple(area.path_to(best)))
 
-    def _goal(self, battle: Battle, me: UnitInfo, enemies: list[UnitInfo]) -> Square | None:
+    def _goal(self, battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> Square | None:
         if enemies:
             return min((e.square for e in enemies), key=lambda sq: math.dist(sq, me.square))
         if self.last_seen:

@@ -65,6 +65,7 @@ class Grid:
         self.concealment = prop(lambda s: s.concealment).astype(bool)
         self.zones = {name: list(squares) for name, squares in (zones or {}).items()}
         self._views: dict[tuple[int, int, int], View] = {}
+        self._edges: dict[MoveCosts, tuple[np.ndarray, np.ndarray, dict]] = {}
 
     # --- basics ---------------------------------------------------------------------------
 
@@ -148,24 +149,34 @@ class Grid:
         x0, y0 = max(0, origin[0] - radius), max(0, origin[1] - radius)
         x1 = min(self.width, origin[0] + radius + 1)
         y1 = min(self.height, origin[1] + radius + 1)
-        open_ = self.walkable[y0:y1, x0:x1].copy()
+        straight, diagonal, corners = self._edge_arrays(costs)
+        window = (slice(y0, y1), slice(x0, x1))
+        straight, diagonal = straight[window].copy(), diagonal[window].copy()
         for bx, by in blocked:
             if x0 <= bx < x1 and y0 <= by < y1:
-                open_[by - y0, bx - x0] = False
-        extra = self.rough[y0:y1, x0:x1] * costs.rough_extra
-        straight = np.where(open_, costs.straight + extra, 0).astype(np.int32)
-        diagonal = np.where(open_, costs.diagonal + extra, 0).astype(np.int32)
-        graph = tcod.path.CustomGraph(open_.shape)
+                straight[by - y0, bx - x0] = diagonal[by - y0, bx - x0] = 0
+        graph = tcod.path.CustomGraph(straight.shape)
         for dy, dx in ((0, 1), (0, -1), (1, 0), (-1, 0)):
             graph.add_edge((dy, dx), 1, cost=straight)
-        walls = self.walkable[y0:y1, x0:x1]
-        for dy, dx in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
-            condition = None if costs.corner_cutting else _corner_condition(walls, dy, dx)
-            graph.add_edge((dy, dx), 1, cost=diagonal, condition=condition)
+        for (dy, dx), condition in corners.items():
+            graph.add_edge((dy, dx), 1, cost=diagonal,
+                           condition=None if condition is None else condition[window])
         finder = tcod.path.Pathfinder(graph)
         finder.add_root((origin[1] - y0, origin[0] - x0))
         finder.resolve()
         return Reach(origin, x0, y0, finder, budget)
+
+    def _edge_arrays(self, costs: MoveCosts) -> tuple[np.ndarray, np.ndarray, dict]:
+        """Whole-map step costs into each square, and where each diagonal step is allowed."""
+        cached = self._edges.get(costs)
+        if cached is None:
+            extra = self.rough * costs.rough_extra
+            straight = np.where(self.walkable, costs.straight + extra, 0).astype(np.int32)
+            diagonal = np.where(self.walkable, costs.diagonal + extra, 0).astype(np.int32)
+            corners = {(dy, dx): None if costs.corner_cutting else _corner_condition(self.walkable, dy, dx)
+                       for dy, dx in ((1, 1), (1, -1), (-1, 1), (-1, -1))}
+            cached = self._edges[costs] = (straight, diagonal, corners)
+        return cached
 
 
 def _corner_condition(walkable: np.ndarray, dy: int, dx: int) -> np.ndarray:

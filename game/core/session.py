@@ -159,12 +159,14 @@ class Session:
         return (pos.x, pos.y)
 
     def occupant(self, square: Square) -> str | None:
-        for uid, entity in self.entities.items():
-            if esper.has_component(entity, c.Position):
-                pos = esper.component_for_entity(entity, c.Position)
-                if pos.x == square[0] and pos.y == square[1]:
-                    return uid
+        for _, (unit, pos) in esper.get_components(c.Unit, c.Position):
+            if pos.x == square[0] and pos.y == square[1]:
+                return unit.uid
         return None
+
+    def watchers(self) -> set[str]:
+        """Units on overwatch."""
+        return {unit.uid for _, (unit, _w) in esper.get_components(c.Unit, c.Overwatch)}
 
     def occupied(self) -> dict[Square, str]:
         return {(pos.x, pos.y): unit.uid for _, (unit, pos) in esper.get_components(c.Unit, c.Position)}

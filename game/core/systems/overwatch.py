@@ -64,10 +64,11 @@ def react_to_move(session: Session, mover: str, square: Square) -> None:
     """Every enemy watching `square` fires now, in initiative order, while the mover is up."""
     side = session.side_of(mover)
     degrees = session.rules.p.overwatch.cone_degrees
-    for uid in session.order:
+    watchers = session.watchers()
+    for uid in (u for u in session.order if u in watchers):
         if not session.is_up(mover):
             return
-        if session.side_of(uid) == side or not session.has(uid, c.Overwatch) or not session.is_up(uid):
+        if session.side_of(uid) == side or not session.is_up(uid):
             continue
         watch = session.get(uid, c.Overwatch)
         if not in_cone(session.position(uid), watch.target, square, degrees) or not unit_sees(session, uid, square):
