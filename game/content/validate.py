@@ -9,8 +9,11 @@ from __future__ import annotations
 from game.content.deploy import DeployIssue, plan
 from game.content.library import Library, Origin, map_of, register
 from game.content.maps import ParsedMap, scan_map
-from game.content.problems import Problem, suggest, unique
+from pydantic import ValidationError
+
+from game.content.problems import Problem, from_validation, suggest, unique
 from game.content.schema import MapSpec, RulesetSpec, ScenarioSpec
+from game.rules.registry import RULESETS, params_model
 
 INLINE_KINDS = (("weapons", "weapon"), ("armor", "armor"), ("units", "unit"), ("squads", "squad"))
 
@@ -186,6 +189,10 @@ def check_scenario(library: Library, scenario_id: str) -> list[Problem]:
     if ruleset is None and not scope.knows("ruleset", scenario.ruleset):
         message = _unknown(scope, "ruleset", scenario.ruleset)
         problems.append(scope.problem(origin, ("ruleset",), message))
+    elif ruleset is not None and ruleset.engine not in RULESETS:
+        message = (f"ruleset {ruleset.id!r} (engine {ruleset.engine!r}) cannot be played in "
+                   f"battles yet; playable: {', '.join(sorted(RULESETS))}")
+        problems.append(scope.problem(origin, ("ruleset",), message))
     found, parsed = map_of(scope, scenario), None
     if found is not None:
         parsed, map_problems = check_map(scope, *found)
@@ -202,9 +209,29 @@ def check_scenario(library: Library, scenario_id: str) -> list[Problem]:
     return problems
 
 
+def check_rulesets(library: Library) -> list[Problem]:
+    """Each playable ruleset's `params` against its engine's own model."""
+    problems: list[Problem] = []
+    for ruleset_id, spec in library.rulesets.items():
+        model = params_model(spec.engine)
+        if model is None:
+            continue
+        try:
+            model.model_validate(spec.params)
+        except ValidationError as error:
+            origin = library.origins[("ruleset", ruleset_id)]
+            marks = library.marks.get(origin.file)
+            if marks is None:
+                problems.append(Problem(origin.file, None, None, "params", str(error)))
+            else:
+                problems += from_validation(error, spec.params, origin.file, marks,
+                                            origin.loc + ("params",))
+    return problems
+
+
 def check_library(library: Library) -> list[Problem]:
     """Every cross-file problem of a library."""
-    problems = check_terrain(library)
+    problems = check_terrain(library) + check_rulesets(library)
     for unit_id in library.units:
         problems += check_unit(library, unit_id)
     for squad_id in library.squads:

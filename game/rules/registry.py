@@ -12,6 +12,12 @@ class UnknownRuleset(ValueError):
     pass
 
 
+def params_model(engine: str) -> type | None:
+    """The model a ruleset file's `params` must satisfy, or None for an engine not played yet."""
+    cls = RULESETS.get(engine)
+    return getattr(cls, "Params", None) if cls else None
+
+
 def find_ruleset(spec: RulesetSpec) -> SkirmishRules:
     try:
         cls = RULESETS[spec.engine]

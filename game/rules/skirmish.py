@@ -57,6 +57,7 @@ class DamageRoll:
 
 class SkirmishRules:
     name = "skirmish"
+    Params = SkirmishParams
 
     def __init__(self, spec: RulesetSpec) -> None:
         self.spec = spec

@@ -1,0 +1,32 @@
+"""A ruleset file's params are checked against its engine, with file, line and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from game.content.loader import bundled_content_dir, validate_paths
+
+
+def test_bad_params_are_reported_with_line_and_key(tmp_path: Path):
+    text = (bundled_content_dir() / "rulesets" / "skirmish.yaml").read_text()
+    text = text.replace("id: skirmish", "id: house_rules", 1).replace("stand_crouch: 2", "stand_crouch: two")
+    text = text.replace("  die: 10 ", "  dice: 10 ")
+    bad = tmp_path / "house.yaml"
+    bad.write_text(text)
+    problems = validate_paths([bad])
+    found = {(p.key, p.file) for p in problems}
+    assert ("params.stance_ap.stand_crouch", str(bad)) in found
+    assert ("params.dice", str(bad)) in found
+    line = next(p.line for p in problems if p.key == "params.stance_ap.stand_crouch")
+    assert "stand_crouch: two" in text.splitlines()[line - 1]
+
+
+def test_a_scenario_under_an_engine_not_yet_playable_is_refused(tmp_path: Path):
+    (tmp_path / "future.yaml").write_text(
+        "id: future\nname: Future\nengine: not_yet\nparams: {}\n")
+    (tmp_path / "fight.yaml").write_text(
+        "id: fight\nname: Fight\nruleset: future\nmap: depot\n"
+        "sides:\n  - {id: a, name: A, zone: alpha, squad: alpha_team}\n"
+        "  - {id: b, name: B, zone: bravo, squad: olea_section}\n")
+    problems = validate_paths([tmp_path])
+    assert any(p.key == "ruleset" and "cannot be played" in p.message for p in problems)
