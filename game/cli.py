@@ -17,6 +17,7 @@ skirmish: a turn-based tactical game for the terminal.
 Run with no arguments to open the game. Subcommands:
   sim SCENARIO       play a headless battle between computer players and print its log
   validate PATH...   check content files (maps, units, scenarios...) and report every problem
+  resolve FILE.yaml  resolve one attack for a game master, step by step (or --odds)
 """
 
 
@@ -33,6 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--vs", default=None, help="the computer player of the other sides (default: --ai)")
     sim.add_argument("--battles", type=int, default=1, help="how many battles; sides swap every other one")
     sim.add_argument("--json", action="store_true", help="print JSON instead of a readable log")
+    resolve = sub.add_parser("resolve", help="resolve one attack step by step, for a game master")
+    resolve.add_argument("file", help="a resolve file (see docs/RESOLVE.md)")
+    resolve.add_argument("--json", action="store_true", help="print a machine-readable result")
+    resolve.add_argument("--odds", action="store_true", help="print exact probabilities instead of rolling")
     validate = sub.add_parser("validate", help="check content files and report every problem")
     validate.add_argument("paths", nargs="+", help="files or folders")
     return parser
@@ -45,6 +50,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _validate(args.paths)
         if args.command == "sim":
             return _sim(args)
+        if args.command == "resolve":
+            from game.resolve import main_resolve
+            code, text = main_resolve(args.file, as_json=args.json, odds=args.odds)
+            print(text, file=sys.stdout if code == 0 else sys.stderr)
+            return code
         return _play(args)
     except ContentError as error:
         print(error, file=sys.stderr)

@@ -33,6 +33,7 @@ class Eclipse1Params(EclipseParams):
 
 class Eclipse1Rules(EclipseRules):
     name = "eclipse1"
+    Params = Eclipse1Params
 
     def __init__(self, spec: RulesetSpec) -> None:
         self.spec = spec
@@ -59,6 +60,10 @@ class Eclipse1Rules(EclipseRules):
     def armor_value(self, armor: int, weapon: Weapon) -> int:
         """Armor Penetration (written -4 or 4) takes that much off the armor."""
         return max(0, armor - abs(weapon.armor_penetration))
+
+    def called_shot_lands(self, attack: D100) -> bool:
+        """CHOICE: the first edition's called shots need an excellent success."""
+        return attack.mos >= min((row.mos for row in self.p.excellent), default=0)
 
     @staticmethod
     def defender_benefit(outcome: Outcome) -> bool:

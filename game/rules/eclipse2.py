@@ -26,6 +26,7 @@ class Eclipse2Params(EclipseParams):
 
 class Eclipse2Rules(EclipseRules):
     name = "eclipse2"
+    Params = Eclipse2Params
 
     def __init__(self, spec: RulesetSpec) -> None:
         self.spec = spec

@@ -104,6 +104,7 @@ class Situation:
     defender_extra: tuple[tuple[str, int], ...] = ()
     range: str | None = None
     defense: Defense = "fray"                     # "none": surprised or incapacitated
+    defense_skill: str = "melee"                  # the skill a "melee" defense blocks with
     full_defense: bool = False
     burst: bool = False
     blind_miss_chance: bool = False
@@ -168,6 +169,10 @@ class EclipseRules:
     def armor_value(self, armor: int, weapon: Weapon) -> int:
         raise NotImplementedError
 
+    def called_shot_lands(self, attack: D100) -> bool:
+        """A called shot's effect (a location, a disarm...) needs a superior success."""
+        return attack.superior > 0
+
     # --- tests ------------------------------------------------------------------------------
 
     def test(self, roll: int, target: int) -> D100:
@@ -199,6 +204,8 @@ class EclipseRules:
 
     def _wounds(self, who: Fighter) -> list[tuple[str, int]]:
         hurt = who.wounds + who.traumas
+        if not hurt:
+            return []
         return [(f"{hurt} wound{'s' if hurt != 1 else ''}", hurt * self.p.wound_modifier)]
 
     def attack_target(self, who: Fighter, weapon: Weapon, sit: Situation) -> tuple[str, int, list]:
@@ -223,7 +230,7 @@ class EclipseRules:
                 halved = half_up(base, div) if self.p.ranged_defense_rounding == "nearest" else base // div
                 label, base = f"{label} {base} / {div}", halved
         else:
-            label, base = self.skill(who, "melee")
+            label, base = self.skill(who, sit.defense_skill)
         mods = self._named(sit.defender_modifiers)
         if sit.full_defense:
             mods.append(("full defense", self.p.full_defense))
@@ -259,7 +266,7 @@ class EclipseRules:
         return damage // threshold if threshold > 0 else 0
 
     def death_rating(self, who: Fighter) -> int:
-        return who.death_rating or int(who.durability * self.p.death_rating_default)
+        return who.death_rating or int(who.durability * self.p.death_rating_default + 0.5)
 
     def state_for(self, damage: int, who: Fighter) -> str:
         if damage >= self.death_rating(who):
@@ -291,6 +298,9 @@ class EclipseRules:
                        state=self.state_for(defender.damage, defender))
         if not hit:
             return base
+        if "called_shot" in sit.attacker_modifiers:
+            notes.append("the called shot lands" if self.called_shot_lands(a_test)
+                         else "the attack hits, but not where it was called")
         plan = self.damage_plan(a_test, weapon, sit)
         faces = tuple(roll("damage", 1, code.sides) for _, code in plan.dice for _ in range(code.count))
         rolled, armor, through = self.damage_from(plan, sum(faces), defender, weapon)
@@ -298,8 +308,8 @@ class EclipseRules:
         after = defender.damage + through
         state = self.state_for(after, defender)
         knock = None
-        if wounds and state == "ok" and self.p.knockdown is not None:
-            k = self.p.knockdown
+        k = self.p.knockdown
+        if wounds and state == "ok" and k is not None and k.aptitude in defender.aptitudes:
             knock = self.test(roll("knockdown", 0, 99), defender.aptitudes.get(k.aptitude, 0) * k.multiplier)
         return Outcome(a_check, a_test, d_check, d_test, hit, reason, plan, faces, rolled, armor,
                        through, wounds, after, defender.wounds + wounds, state, knock, tuple(notes))

@@ -17,6 +17,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from game.core.dice import DiceCode
+from game.rules.d20 import D20Rules
+from game.rules.d20 import Fighter as D20Fighter
+from game.rules.d20 import Situation as D20Situation
+from game.rules.d20 import Weapon as D20Weapon
+from game.rules.opend6 import D6Code, OpenD6Rules
+from game.rules.opend6 import Fighter as OD6Fighter
+from game.rules.opend6 import Situation as OD6Situation
+from game.rules.opend6 import Weapon as OD6Weapon
 
 Dist = dict[int, float]
 
@@ -144,3 +152,141 @@ def blast_ring_damage(code: DiceCode, ring: int, drop: int, resist: int) -> Dist
 def binomial_tolerance(p: float, n: int, sigmas: float = 5.0) -> float:
     """A tolerance for a simulated frequency: `sigmas` binomial standard errors (and a floor)."""
     return sigmas * math.sqrt(max(p * (1 - p), 1.0 / n) / n)
+
+
+# --- opend6 -----------------------------------------------------------------------------------
+
+def wild_die(cutoff: float) -> Dist:
+    """The exploding Wild Die: 1-5 as rolled, a 6 rolled again and added while it shows 6.
+
+    The chain is cut once the chance of rolling yet another 6 falls below `cutoff`, so the
+    probability left out is below `cutoff` (1e-9 by default: 12 sixes in a row).
+    """
+    dist: Dist = {}
+    sixes = 0
+    while True:
+        p = 6.0 ** -(sixes + 1)
+        for face in range(1, 6):
+            dist[6 * sixes + face] = p
+        if 6.0 ** -(sixes + 1) < cutoff:
+            return dist
+        sixes += 1
+
+
+@lru_cache(maxsize=64)
+def _sum_less_highest(count: int) -> tuple[tuple[int, float], ...]:
+    """The total of `count` d6 with the highest die taken off."""
+    states: dict[tuple[int, int], float] = {(0, 0): 1.0}
+    for _ in range(count):
+        nxt: dict[tuple[int, int], float] = defaultdict(float)
+        for (total, high), p in states.items():
+            for face in range(1, 7):
+                nxt[(total + face, max(high, face))] += p / 6
+        states = nxt
+    return tuple(remap_pairs(states).items())
+
+
+def remap_pairs(states: dict[tuple[int, int], float]) -> Dist:
+    out: Dist = defaultdict(float)
+    for (total, high), p in states.items():
+        out[total - high] += p
+    return dict(out)
+
+
+def d6_roll_dist(rules: OpenD6Rules, code: D6Code, *, wild: bool = True, extra_dice: int = 0) -> Dist:
+    """The total of an OpenD6 roll, exactly as OpenD6Rules.roll_code makes it."""
+    p = rules.p
+    wild = wild and p.wild_die and code.dice > 0
+    n = code.dice - (1 if wild else 0) + extra_dice
+    normal = dice_sum(n, 6)
+    if not wild:
+        return shift(normal, code.pips)
+    chain = wild_die(p.explosion_cutoff)
+    if p.wild_one == "complication":
+        return shift(convolve(normal, chain), code.pips)
+    rest = {value: q for value, q in chain.items() if value != 1}
+    one = dict(_sum_less_highest(n)) if n else {0: 1.0}
+    return shift(mix([(1.0, convolve(normal, rest)), (1.0 / 6, one)]), code.pips)
+
+
+def opend6_odds(rules: OpenD6Rules, attacker: OD6Fighter, defender: OD6Fighter,
+                weapon: OD6Weapon, sit: OD6Situation) -> AttackOdds:
+    mods = rules.difficulty_mods(sit)
+    if sit.defense == "passive":
+        difficulties = {rules.difficulty(rules.passive_defense(defender), mods): 1.0}
+    else:
+        bonus = rules.p.full_defense_bonus if sit.full_defense else 0
+        if sit.defense_total is not None:
+            rolled = {sit.defense_total: 1.0}
+        else:
+            rolled = d6_roll_dist(rules, rules.defense_code(defender, sit),
+                                  extra_dice=sit.defender_character_points)
+        difficulties = remap(rolled, lambda t: rules.difficulty(t + bonus, mods))
+    attack = d6_roll_dist(rules, rules.attack_code(attacker, weapon, sit), extra_dice=sit.character_points)
+    bonuses: Dist = defaultdict(float)
+    if rules.blocked(sit) is None:
+        for a, pa in attack.items():
+            for d, pd in difficulties.items():
+                if a >= d:
+                    bonuses[rules.damage_bonus(a, d)] += pa * pd
+    p_hit = sum(bonuses.values())
+    damage: Dist = {0: 1.0 - p_hit}
+    if p_hit > 0:
+        armor_code = D6Code.parse(defender.armor)
+        armor = ({armor_code.pips: 1.0} if armor_code.dice == 0
+                 else d6_roll_dist(rules, armor_code, wild=False))
+        rolled_damage = d6_roll_dist(rules, rules.damage_code(attacker, weapon),
+                                     wild=rules.p.wild_die_on_damage)
+        total = convolve(rolled_damage, {b: q / p_hit for b, q in bonuses.items()})
+        through = remap(convolve(total, {-a: q for a, q in armor.items()}), lambda v: max(0, v))
+        damage = mix([(1.0, damage), (p_hit, through)])
+    states = states_of(damage, lambda d: rules.state_for(defender.damage + d, defender))
+    note = f"Wild Die explosions cut below {rules.p.explosion_cutoff:g} probability"
+    return AttackOdds(p_hit, (1.0 - p_hit, p_hit), damage, states, notes=(note,))
+
+
+# --- d20 --------------------------------------------------------------------------------------
+
+def d20_odds(rules: D20Rules, attacker: D20Fighter, defender: D20Fighter, weapon: D20Weapon,
+             sit: D20Situation) -> AttackOdds:
+    """Every natural hit roll and reaction roll enumerated; damage dice convolved."""
+    kind = rules.attack_type(sit.attack_type, weapon)
+    modifier = sum(v for _, v in rules.hit_parts(attacker, defender, weapon, sit))
+    react = None
+    if sit.reaction != "none":
+        refused = rules.can_react(defender, weapon, sit)
+        if refused:
+            raise ValueError(refused)
+        spec = rules.p.reactions[sit.reaction]
+        react = (defender.attributes.get(spec.attribute, 0) + rules.reaction_bonus(sit.held_actions)
+                 + sit.defender_reaction_bonus)
+    die = rules.p.die
+    groups: dict[tuple[int, bool], float] = defaultdict(float)
+    for natural in range(1, die + 1):
+        test = natural + modifier
+        hit, critical = rules.hit_result(natural, test, defender.armor_rating, weapon.crit_range)
+        if not hit:
+            continue
+        stop = 0.0
+        if react is not None:
+            stop = sum(1 for r in range(1, die + 1)
+                       if rules.reaction_stops(r, r + react, test, critical)) / die
+        hits = rules.hits_for(kind, weapon, test - defender.armor_rating)
+        groups[(hits, critical)] += (1 - stop) / die
+    code = DiceCode.parse(weapon.damage)
+    dice = code_dist(code)
+    parts = []
+    for (hits, critical), weight in groups.items():
+        one = remap(dice, lambda t, c=critical: rules.damage_total(t, attacker, weapon, defender, c,
+                                                                   kind.damage_multiplier))
+        parts.append((weight, power(one, hits)))
+    p_hit = sum(groups.values())
+    damage = mix([(1.0, {0: 1.0 - p_hit}), *parts])
+    top = max((h for h, _ in groups), default=1)
+    hits_dist = [0.0] * (top + 1)
+    hits_dist[0] = 1.0 - p_hit
+    for (hits, _), weight in groups.items():
+        hits_dist[hits] += weight
+    states = states_of(damage, lambda d: rules.state_for(defender.damage + d, defender))
+    return AttackOdds(p_hit, tuple(hits_dist), damage, states,
+                      notes=("critical statuses and retaliation damage are not counted",))

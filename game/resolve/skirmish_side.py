@@ -1,0 +1,235 @@
+"""The calculator under the `skirmish` ruleset: SkirmishRules' own checks, hits and damage.
+
+Units, weapons and armor may be bundled ids (`unit: hollis`, `weapon: es63_custom`) or
+written inline. A `blast` situation resolves a grenade at ring N, as the engine does: ring r
+takes the dice from r on (5d20 -> ring 4 takes the last die).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Discriminator, Field, Tag
+
+from game.content.loader import Library
+from game.content.schema import FireMode, RulesetSpec, WeaponSpec
+from game.core.dice import DiceCode
+from game.rules.odds import AttackOdds, blast_ring_damage, skirmish_hit_damage, skirmish_odds, states_of
+from game.rules.skirmish import AttackSituation, Combatant, SkirmishRules
+from game.resolve.inputs import Header, In, Invalid
+from game.resolve.report import Report, mods_text, odds_report
+from game.resolve.rolls import NamedDice, NamedRolls
+
+
+def _ref_or_inline(value: object) -> str:
+    return "ref" if isinstance(value, str) else "inline"
+
+
+ArmorIn = Annotated[Annotated[str, Tag("ref")] | Annotated[dict[str, int], Tag("inline")],
+                    Discriminator(_ref_or_inline)]
+
+
+class UnitIn(In):
+    unit: str | None = None
+    name: str | None = None
+    hp: int | None = None
+    attributes: dict[str, int] = Field(default_factory=dict)
+    skills: dict[str, int] = Field(default_factory=dict)
+    abilities: dict[str, int] = Field(default_factory=dict)
+    armor: ArmorIn | None = None
+    morale_modifier: int = 0
+
+
+class InlineWeapon(WeaponSpec):
+    id: str = "inline"
+    name: str = "weapon"
+
+
+WeaponIn = Annotated[Annotated[str, Tag("ref")] | Annotated[InlineWeapon, Tag("inline")],
+                     Discriminator(_ref_or_inline)]
+
+
+class SituationIn(In):
+    type: Literal["attack", "blast"] = "attack"
+    mode: str | None = None
+    aim: int = Field(default=0, ge=0)
+    location: str = "torso"
+    distance: int = Field(default=1, ge=0)
+    cover: Literal["none", "half", "full"] = "none"
+    concealed: bool = False
+    running: bool = False
+    moved_rough: bool = False
+    dropped_flat: bool = False
+    stance: Literal["stand", "crouch", "prone"] = "stand"
+    ring: int = Field(default=0, ge=0)
+
+
+class Model(Header):
+    attacker: UnitIn | None = None
+    defender: UnitIn
+    weapon: WeaponIn
+    situation: SituationIn = Field(default_factory=SituationIn)
+
+
+class Unit:
+    """A unit read from the file: bundled numbers with inline ones on top."""
+
+    def __init__(self, data: UnitIn, library: Library, where: str) -> None:
+        base = library.units.get(data.unit) if data.unit else None
+        if data.unit and base is None:
+            raise Invalid((where, "unit"), f"unknown unit {data.unit!r}")
+        self.name = data.name or (base.name if base else where.title())
+        self.hp = data.hp if data.hp is not None else (base.hp if base else 10)
+        attrs = {**(base.attributes if base else {}), **data.attributes}
+        skills = {**(base.skills if base else {}), **data.skills}
+        abilities = {**(base.abilities if base else {}), **data.abilities}
+        self.combatant = Combatant(attrs, skills, abilities, data.morale_modifier)
+        armor = data.armor if data.armor is not None else (base.armor if base else None)
+        if isinstance(armor, str):
+            if armor not in library.armor:
+                raise Invalid((where, "armor"), f"unknown armor {armor!r}")
+            self.armor_name, self.resist = library.armor[armor].name, dict(library.armor[armor].resist)
+        else:
+            self.armor_name, self.resist = "armor", dict(armor or {})
+
+    @property
+    def constitution(self) -> int:
+        return self.combatant.attributes.get("constitution", 0)
+
+
+def rules_for(spec: RulesetSpec) -> SkirmishRules:
+    return SkirmishRules(spec)
+
+
+def _weapon(data: Model, library: Library) -> WeaponSpec:
+    if isinstance(data.weapon, WeaponSpec):
+        return data.weapon
+    if data.weapon not in library.weapons:
+        raise Invalid(("weapon",), f"unknown weapon {data.weapon!r}")
+    return library.weapons[data.weapon]
+
+
+Setup = tuple[WeaponSpec, "Unit | None", "Unit", "AttackSituation | None", "FireMode | None"]
+
+
+def _setup(rules: SkirmishRules, data: Model, library: Library) -> Setup:
+    weapon = _weapon(data, library)
+    defender = Unit(data.defender, library, "defender")
+    if data.situation.type == "blast":
+        return weapon, None, defender, None, None
+    if data.attacker is None:
+        raise Invalid(("attacker",), "an attack needs an attacker")
+    attacker = Unit(data.attacker, library, "attacker")
+    s = data.situation
+    modes = {m.name: m for m in weapon.modes}
+    mode = modes.get(s.mode) if s.mode else (weapon.modes[0] if weapon.modes else None)
+    if s.mode and mode is None:
+        raise Invalid(("situation", "mode"), f"{weapon.name} has no mode {s.mode!r}; it has: {', '.join(modes)}")
+    if mode is None:
+        raise Invalid(("weapon",), "the weapon needs a mode to attack with")
+    if s.aim > weapon.aim_max:
+        raise Invalid(("situation", "aim"), f"{weapon.name} aims to +{weapon.aim_max} at most")
+    if s.location not in rules.p.hit_locations:
+        raise Invalid(("situation", "location"), f"unknown location {s.location!r}")
+    sit = AttackSituation(weapon, mode, s.aim, s.stance, s.location, s.distance, s.cover, s.concealed,
+                          s.running, s.moved_rough, s.dropped_flat, weapon.kind == "melee")
+    return weapon, attacker, defender, sit, mode
+
+
+def _after(rules: SkirmishRules, defender: Unit, taken: int) -> dict[str, Any]:
+    hp = defender.hp - taken
+    return {"name": defender.name, "hp_before": defender.hp, "hp": hp,
+            "state": rules.state_for(hp, defender.constitution)}
+
+
+def resolve(rules: SkirmishRules, data: Model, rolls: NamedRolls, library: Library) -> Report:
+    weapon, attacker, defender, sit, mode = _setup(rules, data, library)
+    dice = NamedDice(rolls)
+    if sit is None:
+        return _blast(rules, data, weapon, defender, dice)
+    report = Report(data.title or f"{attacker.name} attacks {defender.name} with the {weapon.name} ({mode.name})")
+    with dice.named("attack"):
+        attack = rules.attack_check(attacker.combatant, sit, dice)
+    with dice.named("defense"):
+        defense = rules.defense_check(defender.combatant, sit, dice)
+    report.step(f"Attack ({weapon.skill}): {attack.rolls[0]}{mods_text(attack.modifiers)} = {attack.total}.")
+    report.step(f"Defense ({rules.defense_skill(defender.combatant, sit)}): "
+                f"{defense.rolls[0]}{mods_text(defense.modifiers)} = {defense.total}.")
+    hits = rules.hit_count(attack.total, defense.total, weapon.spread, mode.rof)
+    if not hits:
+        report.step(f"{attack.total} does not beat {defense.total}: miss.")
+    else:
+        at = ", ".join(str(attack.total - k * weapon.spread) for k in range(hits))
+        report.step(f"{attack.total} beats {defense.total}: {hits} hit{'s' if hits > 1 else ''} "
+                    f"(at {at}; spread {weapon.spread}, rate of fire {mode.rof}).")
+    per_hit = []
+    for n in range(hits):
+        with dice.named("damage"):
+            roll = rules.damage(weapon.damage, weapon.damage_type, sit.location, defender.resist, dice)
+        per_hit.append({"rolls": list(roll.rolls), "rolled": roll.rolled, "resisted": roll.resisted,
+                        "taken": roll.taken})
+        report.step(f"Hit {n + 1}: {weapon.damage} = {'+'.join(map(str, roll.rolls))} -> "
+                    f"{roll.rolled} {weapon.damage_type}; {_armor(defender, weapon.damage_type)} absorbs {roll.resisted}; "
+                    f"{roll.taken} to HP.")
+    return _finish(rules, report, defender, bool(hits), hits, per_hit,
+                   {"attack": attack.to_dict(), "defense": defense.to_dict()})
+
+
+def _blast(rules: SkirmishRules, data: Model, weapon: WeaponSpec, defender: Unit, dice: NamedDice) -> Report:
+    code, drop, ring = DiceCode.parse(weapon.damage), rules.p.grenade.ring_dice_drop, data.situation.ring
+    report = Report(data.title or f"The {weapon.name} bursts; {defender.name} is at ring {ring}")
+    with dice.named("damage"):
+        faces = dice.roll_code(code)
+    total = sum(faces) + code.bonus
+    report.step(f"Blast: {weapon.damage} = {'+'.join(map(str, faces))} = {total} {weapon.damage_type}.")
+    kept = faces[ring * drop:]
+    if not kept:
+        report.step(f"Ring {ring} is beyond the blast ({code.count} dice, {drop} fewer per ring).")
+        return _finish(rules, report, defender, False, 0, [], {})
+    rolled = sum(kept) + code.bonus
+    resisted = min(rolled, defender.resist.get(weapon.damage_type, 0))
+    report.step(f"Ring {ring} takes the dice from the {_nth(ring * drop + 1)} on: "
+                f"{'+'.join(map(str, kept))} = {rolled}; {_armor(defender, weapon.damage_type)} absorbs {resisted}; "
+                f"{rolled - resisted} to HP.")
+    hit = {"rolls": list(kept), "rolled": rolled, "resisted": resisted, "taken": rolled - resisted}
+    return _finish(rules, report, defender, True, 1, [hit], {"blast_rolls": list(faces), "ring": ring})
+
+
+def _armor(defender: Unit, damage_type: str) -> str:
+    return f"{defender.armor_name} ({defender.resist.get(damage_type, 0)} {damage_type})"
+
+
+def _nth(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _finish(rules: SkirmishRules, report: Report, defender: Unit, hit: bool, hits: int,
+            per_hit: list[dict[str, Any]], extra: dict[str, Any]) -> Report:
+    taken = sum(h["taken"] for h in per_hit)
+    after = _after(rules, defender, taken)
+    report.step(f"{defender.name}: {defender.hp} HP -> {after['hp']} HP: {after['state']}.")
+    report.result = {"hit": hit, "hits": hits, "damage_rolled": sum(h["rolled"] for h in per_hit),
+                     "damage_applied": taken, "wounds": 0, "defender": after, "per_hit": per_hit, **extra}
+    return report
+
+
+def odds(rules: SkirmishRules, data: Model, library: Library) -> Report:
+    weapon, attacker, defender, sit, mode = _setup(rules, data, library)
+    code = DiceCode.parse(weapon.damage)
+    resist = defender.resist.get(weapon.damage_type, 0)
+    state = lambda hp: rules.state_for(hp, defender.constitution)  # noqa: E731
+    if sit is None:
+        ring = data.situation.ring
+        damage = blast_ring_damage(code, ring, rules.p.grenade.ring_dice_drop, resist)
+        result = AttackOdds(1.0, (0.0, 1.0), damage, states_of(damage, lambda d: state(defender.hp - d)))
+        return odds_report(data.title or f"The {weapon.name} at ring {ring}: {defender.name}",
+                           result, {"odds_of": "blast"})
+    a_mod = rules.static_modifier(weapon.skill, attacker.combatant, rules.attack_modifiers(sit))
+    d_skill = rules.defense_skill(defender.combatant, sit)
+    extra = [] if sit.melee else [("cover", rules.p.cover_dodge_bonus[sit.cover])]
+    d_mod = rules.static_modifier(d_skill, defender.combatant, extra)
+    dist = rules.hit_distribution(a_mod, d_mod, weapon.spread, mode.rof)
+    multiplier = rules.p.hit_locations[sit.location].damage_multiplier
+    result = skirmish_odds(dist, skirmish_hit_damage(code, multiplier, resist), defender.hp, state)
+    title = data.title or f"{attacker.name} attacks {defender.name} with the {weapon.name} ({mode.name})"
+    return odds_report(title, result, {"attack_modifier": a_mod, "defense_modifier": d_mod})

@@ -1,0 +1,367 @@
+"""The `d20` ruleset: Chapter 6, Combat (seed 003).
+
+Initiative is d20 + DEX (ties: DEX, then d6 roll-offs). A turn is two Actions and a Free
+Action. An attack's hit test is d20 + modifiers against the target's Armor Rating; a natural
+roll in the weapon's critical range goes through armor and doubles the weapon dice. A target
+may react (dodge, parry, riposte, counterspell, rebound) with d20 + DEX above the hit test; a
+critical can only be stopped by a critical reaction. Resistance halves damage, weakness
+doubles it; criticals may inflict statuses by damage type. Numbers: content/rulesets/d20.yaml.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from game.content.schema import RulesetSpec
+from game.core.dice import DiceCode
+
+Roll = Callable[[str, int, int], int]
+Style = Literal["melee", "finesse", "ranged", "magic"]
+
+
+class _P(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class AttackType(_P):
+    actions: int = Field(ge=1, le=2)
+    attack: bool = True
+    hit: int = 0
+    damage_multiplier: int = Field(default=1, ge=1)
+    exposed: int = 0                 # to be hit, until the attacker's next turn
+    reaction_bonus: int = 0          # to the attacker's own reactions this round
+    enemy_hit: int = 0               # to enemies' hit tests against the attacker this round
+    multiple_hits: Literal["none", "burst", "clip"] = "none"
+    subtract_awareness: bool = False
+    no_reaction: bool = False
+    styles: list[Style] = Field(default_factory=lambda: ["melee", "finesse", "ranged", "magic"])
+
+
+class Reaction(_P):
+    attribute: str
+    against: list[Style]
+    damage: str | None = None        # rebound: dice dealt back; riposte: the defender's weapon
+
+
+class CritEffect(_P):
+    test: Literal["d20_at_least", "willpower_below"]
+    value: int
+    status: str | None = None
+    armor_loss: int = 0
+
+
+class Status(_P):
+    damage: str | None = None
+    actions_lost: float = 0
+    hit_bonus: int = 0
+    duration: str | int = "1d4"
+    ends_on_damage: bool = False
+    ends_on_test_above: int | None = None
+
+
+class D20Params(_P):
+    die: int = Field(ge=2)
+    initiative_attribute: str
+    tie_die: int = Field(ge=2)
+    actions_per_turn: int = Field(ge=1)
+    free_actions: int = Field(ge=0)
+    attacks_per_turn: int = Field(ge=1)
+    held_action_reaction_bonus: int
+    speed_base: int
+    speed_attribute_divisor: int = Field(ge=1)
+    equal_hits: bool
+    natural_one_misses: bool
+    attack_attributes: dict[Style, str | None]
+    damage_attributes: dict[Style, str | None]
+    attack_types: dict[str, AttackType]
+    hit_modifiers: dict[str, int]
+    sizes: dict[str, int]
+    proficiency: dict[Literal["basic", "advanced"], int]
+    reactions: dict[str, Reaction]
+    reaction_critical: int
+    multi_hit_step: int = Field(ge=1)
+    resistance_divisor: int = Field(ge=1)
+    weakness_multiplier: int = Field(ge=1)
+    crit_effects: dict[str, CritEffect]
+    statuses: dict[str, Status]
+    willpower_attribute: str
+    dead_below_zero_share: float = Field(gt=0)
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    name: str
+    attributes: dict[str, int] = field(default_factory=dict)    # str, dex, per, wil, mag ...
+    armor_rating: int = 10
+    armored: bool = False                # wears armor (concussive criticals wear it down)
+    hp: int = 20
+    damage: int = 0
+    reactions: tuple[str, ...] = ()      # reaction skills the fighter has
+    resistances: tuple[str, ...] = ()
+    weaknesses: tuple[str, ...] = ()
+    size: str = "medium"
+    awareness: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    name: str
+    damage: str                          # 1d8, 2d6 ...
+    damage_type: str = "piercing"
+    style: Style = "ranged"
+    crit_range: int = 20                 # 19: criticals on 19-20
+    advanced: bool = False
+    burst: int = 1                       # rounds a burst can hit with
+    clip: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    attack_type: str = "basic"
+    modifiers: tuple[str, ...] = ()      # names from hit_modifiers
+    extra: int = 0
+    proficient: bool = True
+    reaction: str = "none"
+    held_actions: int = 0                # the defender's held actions: +1 each to reactions
+    defender_reaction_bonus: int = 0     # e.g. +2 after its own Defensive Strike
+    riposte_damage: str | None = None    # the defender's weapon dice, for a riposte
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    natural: int
+    hit_test: int
+    hit_parts: tuple[tuple[str, int], ...]
+    armor_rating: int
+    critical: bool
+    hit: bool
+    reason: str
+    hits: int = 0
+    reaction: tuple[int, int, bool] | None = None       # natural, total, stopped
+    damage_rolls: tuple[tuple[int, ...], ...] = ()
+    damage_rolled: tuple[int, ...] = ()
+    damage_applied: int = 0
+    damage_after: int = 0
+    state: str = "ok"
+    status: str | None = None
+    status_turns: int = 0
+    armor_loss: int = 0
+    retaliation: int = 0                                 # riposte or rebound damage to the attacker
+
+
+class D20Rules:
+    name = "d20"
+    Params = D20Params
+
+    def __init__(self, spec: RulesetSpec) -> None:
+        self.spec = spec
+        self.p = D20Params.model_validate(spec.params)
+
+    # --- turns ------------------------------------------------------------------------------
+
+    def initiative_order(self, fighters: list[Fighter], roll: Roll) -> list[tuple[str, int]]:
+        """(name, total) highest first; ties by the attribute, then d6 roll-offs until broken."""
+        attr = self.p.initiative_attribute
+        rolled = [(f, roll(f"initiative:{f.name}", 1, self.p.die) + f.attributes.get(attr, 0))
+                  for f in fighters]
+        keys = {f.name: [total, f.attributes.get(attr, 0)] for f, total in rolled}
+        groups: dict[tuple[int, ...], list[str]] = {}
+        for name, key in keys.items():
+            groups.setdefault(tuple(key), []).append(name)
+        while any(len(names) > 1 for names in groups.values()):
+            regrouped: dict[tuple[int, ...], list[str]] = {}
+            for key, names in groups.items():
+                for name in names:
+                    extra = (roll(f"tie:{name}", 1, self.p.tie_die),) if len(names) > 1 else (0,)
+                    regrouped.setdefault(key + extra, []).append(name)
+            groups = regrouped
+        order = sorted(groups, reverse=True)
+        return [(groups[key][0], key[0]) for key in order]
+
+    def speed(self, who: Fighter) -> int:
+        return self.p.speed_base + who.attributes.get("dex", 0) // self.p.speed_attribute_divisor
+
+    def reaction_bonus(self, held_actions: int) -> int:
+        return self.p.held_action_reaction_bonus * max(0, min(held_actions, self.p.actions_per_turn))
+
+    # --- the hit test -------------------------------------------------------------------------
+
+    def attack_type(self, name: str, weapon: Weapon) -> AttackType:
+        kind = self.p.attack_types.get(name)
+        if kind is None:
+            raise ValueError(f"unknown attack type {name!r}; known: {', '.join(self.p.attack_types)}")
+        if not kind.attack or weapon.style not in kind.styles:
+            raise ValueError(f"{name} is not an attack a {weapon.style} weapon can make")
+        return kind
+
+    def hit_parts(self, attacker: Fighter, defender: Fighter, weapon: Weapon,
+                  sit: Situation) -> list[tuple[str, int]]:
+        kind = self.attack_type(sit.attack_type, weapon)
+        attr = self.p.attack_attributes.get(weapon.style)
+        parts = [(attr, attacker.attributes.get(attr, 0))] if attr else []
+        parts.append((sit.attack_type.replace("_", " "), kind.hit))
+        for name in sit.modifiers:
+            if name not in self.p.hit_modifiers:
+                raise ValueError(f"unknown modifier {name!r}; known: {', '.join(self.p.hit_modifiers)}")
+            parts.append((name.replace("_", " "), self.p.hit_modifiers[name]))
+        parts.append((f"{defender.size} target", self.p.sizes.get(defender.size, 0)))
+        if not sit.proficient:
+            parts.append(("untrained", self.p.proficiency["advanced" if weapon.advanced else "basic"]))
+        if kind.subtract_awareness:
+            parts.append(("target's awareness", -defender.awareness))
+        parts.append(("other", sit.extra))
+        return [(label, value) for label, value in parts if value]
+
+    def hits_for(self, kind: AttackType, weapon: Weapon, margin: int) -> int:
+        """Burst and Full Auto: one hit, plus one per full step the hit test beats the AR."""
+        if kind.multiple_hits == "none":
+            return 1
+        cap = weapon.burst if kind.multiple_hits == "burst" else weapon.clip
+        return max(1, min(cap, 1 + max(0, margin) // self.p.multi_hit_step))
+
+    def hit_result(self, natural: int, test: int, armor_rating: int, crit_range: int) -> tuple[bool, bool]:
+        """(hit?, critical?) of a hit test."""
+        critical = natural >= crit_range
+        if self.p.natural_one_misses and natural == 1:
+            return False, False
+        reaches = test >= armor_rating if self.p.equal_hits else test > armor_rating
+        return critical or reaches, critical
+
+    def reaction_stops(self, natural: int, total: int, hit_test: int, critical: bool) -> bool:
+        """Above the hit test; against a critical hit, only a critical reaction (which then stops it)."""
+        if critical:
+            return natural >= self.p.reaction_critical
+        return total > hit_test
+
+    def can_react(self, defender: Fighter, weapon: Weapon, sit: Situation) -> str | None:
+        """Why the chosen reaction cannot be made, or None if it can."""
+        kind = self.p.attack_types[sit.attack_type]
+        reaction = self.p.reactions.get(sit.reaction)
+        if reaction is None:
+            return f"unknown reaction {sit.reaction!r}"
+        if kind.no_reaction:
+            return f"a {sit.attack_type} cannot be reacted to"
+        if sit.reaction not in defender.reactions:
+            return f"{defender.name} lacks the {sit.reaction} skill"
+        if weapon.style not in reaction.against:
+            return f"{sit.reaction} works only against {', '.join(reaction.against)} attacks"
+        return None
+
+    # --- damage -------------------------------------------------------------------------------
+
+    def damage_total(self, dice_total: int, attacker: Fighter, weapon: Weapon, defender: Fighter,
+                     critical: bool, multiplier: int) -> int:
+        """Weapon dice (doubled on a critical, by the attack type), + attribute, then resistance."""
+        attr = self.p.damage_attributes.get(weapon.style)
+        total = dice_total * (2 if critical else 1) * multiplier
+        total += attacker.attributes.get(attr, 0) if attr else 0
+        total = max(0, total)
+        resisted = weapon.damage_type in defender.resistances
+        weak = weapon.damage_type in defender.weaknesses
+        if resisted and not weak:
+            return total // self.p.resistance_divisor
+        if weak and not resisted:
+            return total * self.p.weakness_multiplier
+        return total
+
+    def state_for(self, damage: int, who: Fighter) -> str:
+        left = who.hp - damage
+        if left <= -who.hp * self.p.dead_below_zero_share:
+            return "dead"
+        return "unconscious" if left <= 0 else "ok"
+
+    def crit_effect(self, weapon: Weapon, defender: Fighter, roll: Roll) -> tuple[str | None, int, int]:
+        """(status, turns, armor lost) a critical inflicts by its damage type."""
+        effect = self.p.crit_effects.get(weapon.damage_type)
+        if effect is None:
+            return None, 0, 0
+        if effect.test == "willpower_below":
+            value = roll("willpower", 1, self.p.die) + defender.attributes.get(self.p.willpower_attribute, 0)
+            landed = value < effect.value
+        else:
+            landed = roll("critical_effect", 1, self.p.die) >= effect.value
+        if not landed:
+            return None, 0, 0
+        if effect.armor_loss:
+            return (None, 0, effect.armor_loss) if defender.armored else (None, 0, 0)
+        return effect.status, self.status_turns(effect.status, roll), 0
+
+    def status_turns(self, name: str | None, roll: Roll) -> int:
+        status = self.p.statuses.get(name or "")
+        if status is None:
+            return 0
+        if isinstance(status.duration, int):
+            return status.duration
+        code = DiceCode.parse(status.duration)
+        return sum(roll("status_duration", 1, code.sides) for _ in range(code.count)) + code.bonus
+
+    def status_tick(self, name: str, roll: Roll) -> int:
+        """Damage a status deals at the start of its bearer's turn."""
+        status = self.p.statuses[name]
+        if not status.damage:
+            return 0
+        code = DiceCode.parse(status.damage)
+        return sum(roll(name, 1, code.sides) for _ in range(code.count)) + code.bonus
+
+    # --- one attack ---------------------------------------------------------------------------
+
+    def attack(self, attacker: Fighter, defender: Fighter, weapon: Weapon, sit: Situation,
+               roll: Roll) -> Outcome:
+        kind = self.attack_type(sit.attack_type, weapon)
+        parts = self.hit_parts(attacker, defender, weapon, sit)
+        natural = roll("hit", 1, self.p.die)
+        test = natural + sum(v for _, v in parts)
+        hit, critical = self.hit_result(natural, test, defender.armor_rating, weapon.crit_range)
+        base = dict(natural=natural, hit_test=test, hit_parts=tuple(parts),
+                    armor_rating=defender.armor_rating, critical=critical,
+                    damage_after=defender.damage, state=self.state_for(defender.damage, defender))
+        if not hit:
+            return Outcome(hit=False, reason=f"hit test {test} is below Armor Rating "
+                           f"{defender.armor_rating}", **base)
+        reaction, retaliation = None, 0
+        if sit.reaction != "none":
+            refused = self.can_react(defender, weapon, sit)
+            if refused:
+                raise ValueError(refused)
+            spec = self.p.reactions[sit.reaction]
+            r_nat = roll("reaction", 1, self.p.die)
+            r_total = (r_nat + defender.attributes.get(spec.attribute, 0)
+                       + self.reaction_bonus(sit.held_actions) + sit.defender_reaction_bonus)
+            stopped = self.reaction_stops(r_nat, r_total, test, critical)
+            reaction = (r_nat, r_total, stopped)
+            if stopped:
+                dice = spec.damage or (sit.riposte_damage if sit.reaction == "riposte" else None)
+                if dice:
+                    code = DiceCode.parse(dice)
+                    retaliation = sum(roll("retaliation", 1, code.sides)
+                                      for _ in range(code.count)) + code.bonus
+                why = (f"critical {sit.reaction} stops the critical hit" if critical
+                       else f"{sit.reaction} {r_total} beats hit test {test}")
+                return Outcome(hit=False, reason=why,
+                               reaction=reaction, retaliation=retaliation, **base)
+        hits = self.hits_for(kind, weapon, test - defender.armor_rating)
+        code = DiceCode.parse(weapon.damage)
+        rolls, totals = [], []
+        for _ in range(hits):
+            faces = tuple(roll("damage", 1, code.sides) for _ in range(code.count))
+            rolls.append(faces)
+            totals.append(self.damage_total(sum(faces) + code.bonus, attacker, weapon, defender,
+                                            critical, kind.damage_multiplier))
+        status, turns, armor_loss = self.crit_effect(weapon, defender, roll) if critical else (None, 0, 0)
+        after = defender.damage + sum(totals)
+        base.update(damage_after=after, state=self.state_for(after, defender))
+        why = "critical: through armor" if critical else f"hit test {test} reaches Armor Rating {defender.armor_rating}"
+        return Outcome(hit=True, reason=why, hits=hits, reaction=reaction, damage_rolls=tuple(rolls),
+                       damage_rolled=tuple(totals), damage_applied=sum(totals), status=status,
+                       status_turns=turns, armor_loss=armor_loss, **base)
+
+    def ambush(self, ambusher: Fighter, target: Fighter, stealth: int, awareness: int,
+               roll: Roll) -> tuple[int, int, bool]:
+        """Stealth (d20 + skill + DEX) against Awareness (d20 + skill + PER): ambusher wins above."""
+        a = roll("stealth", 1, self.p.die) + stealth + ambusher.attributes.get("dex", 0)
+        t = roll("awareness", 1, self.p.die) + awareness + target.attributes.get("per", 0)
+        return a, t, a > t
