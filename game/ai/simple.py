@@ -47,7 +47,7 @@ class SimplePlayer:
         uid = battle.session.active
         me = unit_info(battle, uid)
         enemies = self._enemies(battle)
-        shot = self._best_shot(battle, me, enemies)
+        shot = self._best_shot(battle, me, enemies) if enemies else None
         if shot is not None:
             return shot
         if me.weapon and me.ammo == 0 and me.spare > 0 and me.ap >= battle.session.weapons[me.weapon].reload_ap:
@@ -74,6 +74,9 @@ class SimplePlayer:
         weapon = battle.session.weapons.get(me.weapon) if me.weapon else None
         modes = weapon.modes if weapon else [None]
         quick = dict(me.abilities).get("quick_aim", 0) > 0
+        sight = battle.session.grid.view(me.square[0], me.square[1], me.sight)
+        reach_one = [e for e in enemies if e.square in sight or max(
+            abs(e.square[0] - me.square[0]), abs(e.square[1] - me.square[1])) == 1]
         for mode in modes:
             aim = 0
             if weapon and weapon.aim_max:
@@ -81,7 +84,7 @@ class SimplePlayer:
                 aim = max((lvl for lvl in range(weapon.aim_max + 1)
                            if battle.session.rules.aim_cost(weapon, lvl, quick) <= spare), default=0)
             name = mode.name if mode else None
-            for enemy in enemies:
+            for enemy in reach_one:
                 preview = preview_attack(battle, me.uid, enemy.uid, name, "torso", aim)
                 if isinstance(preview, Refused) or preview.ap_cost > me.ap:
                     continue
@@ -99,17 +102,20 @@ class SimplePlayer:
         keep = min((m.ap for m in weapon.modes), default=0) if weapon else 0
         area = reach(battle, me.uid)
         walk = walking_distances(grid, goal)
+        xs, ys, costs = area.arrays()
+        affordable = costs <= me.ap - keep
+        xs, ys = xs[affordable], ys[affordable]
+        if not len(xs):
+            return None
+        scores = walk[ys, xs].astype(float)
         nearest = min(enemies, key=lambda e: math.dist(e.square, me.square)) if enemies else None
-        best, best_score = None, math.inf
-        for square, cost in area.squares().items():
-            if cost > me.ap - keep:
-                continue
-            score = float(walk[square[1], square[0]])
-            if nearest is not None:
-                score -= 2 * COVER.index(grid.cover_against(square, nearest.square))
-            if score < best_score:
-                best, best_score = square, score
-        if best is None or walk[best[1], best[0]] >= walk[me.square[1], me.square[0]] + 1:
+        if nearest is not None:
+            for i in np.nonzero(grid.near_cover[ys, xs])[0].tolist():
+                cover = grid.cover_against((int(xs[i]), int(ys[i])), nearest.square)
+                scores[i] -= 2 * COVER.index(cover)
+        i = int(np.argmin(scores))
+        best = (int(xs[i]), int(ys[i]))
+        if walk[best[1], best[0]] >= walk[me.square[1], me.square[0]] + 1:
             return None
         return Move(me.uid, tuple(area.path_to(best)))
 

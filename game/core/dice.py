@@ -11,6 +11,7 @@ import random
 import re
 from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
 
 _CODE = re.compile(r"^(\d+)d(\d+)([+-]\d+)?$")
 
@@ -25,14 +26,19 @@ class DiceCode:
 
     @classmethod
     def parse(cls, text: str) -> DiceCode:
-        match = _CODE.match(text.strip())
-        if not match:
-            raise ValueError(f"{text!r} is not a dice code like 2d6")
-        return cls(int(match.group(1)), int(match.group(2)), int(match.group(3) or 0))
+        return _parse(text)
 
     def __str__(self) -> str:
         bonus = f"{self.bonus:+d}" if self.bonus else ""
         return f"{self.count}d{self.sides}{bonus}"
+
+
+@lru_cache(maxsize=1024)
+def _parse(text: str) -> DiceCode:
+    match = _CODE.match(text.strip())
+    if not match:
+        raise ValueError(f"{text!r} is not a dice code like 2d6")
+    return DiceCode(int(match.group(1)), int(match.group(2)), int(match.group(3) or 0))
 
 
 class Dice:

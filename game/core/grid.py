@@ -19,7 +19,6 @@ import tcod.path
 Square = tuple[int, int]
 COVER_LEVELS = ("none", "half", "full")
 NEIGHBOURS: tuple[Square, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
-_UNREACHED = np.iinfo(np.int32).max
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +62,14 @@ class Grid:
         self.transparent = ~prop(lambda s: s.blocks_sight).astype(bool)
         self.cover = prop(lambda s: COVER_LEVELS.index(s.cover)).astype(np.int8)
         self.concealment = prop(lambda s: s.concealment).astype(bool)
+        padded = np.pad(self.cover > 0, 1)
+        self.near_cover = np.zeros_like(self.walkable)
+        for ux, uy in NEIGHBOURS:
+            self.near_cover |= padded[1 + uy:1 + uy + self.height, 1 + ux:1 + ux + self.width]
         self.zones = {name: list(squares) for name, squares in (zones or {}).items()}
         self._views: dict[tuple[int, int, int], View] = {}
         self._edges: dict[MoveCosts, tuple[np.ndarray, np.ndarray, dict]] = {}
+        self._searchers: dict[tuple[MoveCosts, int], _Searcher] = {}
 
     # --- basics ---------------------------------------------------------------------------
 
@@ -111,6 +115,8 @@ class Grid:
         dx, dy = attacker[0] - defender[0], attacker[1] - defender[1]
         if max(abs(dx), abs(dy)) <= 1:
             return "none"
+        if not self.near_cover[defender[1], defender[0]]:
+            return "none"
         length = math.hypot(dx, dy)
         best = 0
         for ux, uy in NEIGHBOURS:
@@ -146,25 +152,15 @@ class Grid:
               blocked: Iterable[Square] = ()) -> Reach:
         """Every square reachable from `origin` for at most `budget` AP, avoiding `blocked`."""
         radius = budget // min(costs.straight, costs.diagonal) + 1
-        x0, y0 = max(0, origin[0] - radius), max(0, origin[1] - radius)
-        x1 = min(self.width, origin[0] + radius + 1)
-        y1 = min(self.height, origin[1] + radius + 1)
+        key = (costs, radius)
+        searcher = self._searchers.get(key)
+        if searcher is None:
+            searcher = self._searchers[key] = _Searcher(2 * radius + 1)
+        ox, oy = origin[0] - radius, origin[1] - radius
         straight, diagonal, corners = self._edge_arrays(costs)
-        window = (slice(y0, y1), slice(x0, x1))
-        straight, diagonal = straight[window].copy(), diagonal[window].copy()
-        for bx, by in blocked:
-            if x0 <= bx < x1 and y0 <= by < y1:
-                straight[by - y0, bx - x0] = diagonal[by - y0, bx - x0] = 0
-        graph = tcod.path.CustomGraph(straight.shape)
-        for dy, dx in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-            graph.add_edge((dy, dx), 1, cost=straight)
-        for (dy, dx), condition in corners.items():
-            graph.add_edge((dy, dx), 1, cost=diagonal,
-                           condition=None if condition is None else condition[window])
-        finder = tcod.path.Pathfinder(graph)
-        finder.add_root((origin[1] - y0, origin[0] - x0))
-        finder.resolve()
-        return Reach(origin, x0, y0, finder, budget)
+        searcher.load(self, ox, oy, straight, diagonal, corners, blocked)
+        distance, parents = searcher.search((radius, radius))
+        return Reach(origin, ox, oy, distance, parents, budget)
 
     def _edge_arrays(self, costs: MoveCosts) -> tuple[np.ndarray, np.ndarray, dict]:
         """Whole-map step costs into each square, and where each diagonal step is allowed."""
@@ -173,10 +169,57 @@ class Grid:
             extra = self.rough * costs.rough_extra
             straight = np.where(self.walkable, costs.straight + extra, 0).astype(np.int32)
             diagonal = np.where(self.walkable, costs.diagonal + extra, 0).astype(np.int32)
-            corners = {(dy, dx): None if costs.corner_cutting else _corner_condition(self.walkable, dy, dx)
-                       for dy, dx in ((1, 1), (1, -1), (-1, 1), (-1, -1))}
+            corners = {d: (np.ones_like(self.walkable, dtype=np.int8) if costs.corner_cutting
+                           else _corner_condition(self.walkable, *d)) for d in DIAGONALS}
             cached = self._edges[costs] = (straight, diagonal, corners)
         return cached
+
+
+DIAGONALS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+_UNREACHED = np.iinfo(np.int32).max
+
+
+class _Searcher:
+    """A reusable tcod path search over a square window: its arrays are refilled in place,
+    which saves rebuilding the graph for every question (most of the cost of a small search)."""
+
+    def __init__(self, size: int) -> None:
+        shape = (size, size)
+        self.straight = np.zeros(shape, np.int32)
+        self.diagonal = np.zeros(shape, np.int32)
+        self.corners = {d: np.zeros(shape, np.int8) for d in DIAGONALS}
+        graph = tcod.path.CustomGraph(shape)
+        for step in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            graph.add_edge(step, 1, cost=self.straight)
+        for step in DIAGONALS:
+            graph.add_edge(step, 1, cost=self.diagonal, condition=self.corners[step])
+        self.finder = tcod.path.Pathfinder(graph)
+        self.size = size
+
+    def load(self, grid: Grid, ox: int, oy: int, straight: np.ndarray, diagonal: np.ndarray,
+             corners: dict, blocked: Iterable[Square]) -> None:
+        """Copy the map's window at (ox, oy) in; squares off the map or blocked cost 0 (closed)."""
+        x0, y0 = max(0, ox), max(0, oy)
+        x1, y1 = min(grid.width, ox + self.size), min(grid.height, oy + self.size)
+        inner = (slice(y0 - oy, y1 - oy), slice(x0 - ox, x1 - ox))
+        outer = (slice(y0, y1), slice(x0, x1))
+        for mine, theirs in ((self.straight, straight), (self.diagonal, diagonal),
+                             *((self.corners[d], corners[d]) for d in DIAGONALS)):
+            mine.fill(0)
+            mine[inner] = theirs[outer]
+        for bx, by in blocked:
+            wx, wy = bx - ox, by - oy
+            if 0 <= wx < self.size and 0 <= wy < self.size:
+                self.straight[wy, wx] = self.diagonal[wy, wx] = 0
+
+    def search(self, root: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        # Resetting distances by hand skips clear()'s rebuild of the whole traversal array; the
+        # parents of every square reached in this search are rewritten as it is reached.
+        self.finder.distance[...] = _UNREACHED
+        self.finder.rebuild_frontier()
+        self.finder.add_root((root[1], root[0]))
+        self.finder.resolve()
+        return self.finder.distance.copy(), self.finder.traversal.copy()
 
 
 def _corner_condition(walkable: np.ndarray, dy: int, dx: int) -> np.ndarray:
@@ -192,20 +235,20 @@ def _corner_condition(walkable: np.ndarray, dy: int, dx: int) -> np.ndarray:
 class Reach:
     """The result of a movement search: cost and path to each reachable square."""
 
-    def __init__(self, origin: Square, ox: int, oy: int, finder: tcod.path.Pathfinder,
-                 budget: int) -> None:
+    def __init__(self, origin: Square, ox: int, oy: int, distance: np.ndarray,
+                 parents: np.ndarray, budget: int) -> None:
         self.origin = origin
         self.budget = budget
         self._ox, self._oy = ox, oy
-        self._finder = finder
-        self._dist = finder.distance
+        self._dist = distance
+        self._parents = parents
 
     def cost(self, square: Square) -> int | None:
         x, y = square[0] - self._ox, square[1] - self._oy
         if not (0 <= y < self._dist.shape[0] and 0 <= x < self._dist.shape[1]):
             return None
         value = int(self._dist[y, x])
-        return value if value != _UNREACHED and value <= self.budget else None
+        return value if value <= self.budget else None
 
     def squares(self) -> dict[Square, int]:
         """Reachable squares (the origin excluded) with their AP cost."""
@@ -217,9 +260,21 @@ class Reach:
                 out[square] = int(self._dist[y, x])
         return out
 
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Reachable squares as arrays: xs, ys and AP costs (the origin excluded)."""
+        ys, xs = np.nonzero(self._dist <= self.budget)
+        costs = self._dist[ys, xs]
+        keep = (xs + self._ox != self.origin[0]) | (ys + self._oy != self.origin[1])
+        return xs[keep] + self._ox, ys[keep] + self._oy, costs[keep]
+
     def path_to(self, square: Square) -> list[Square] | None:
         """Squares to walk through to `square`, the origin excluded; None if out of reach."""
         if self.cost(square) is None:
             return None
-        steps = self._finder.path_to((square[1] - self._oy, square[0] - self._ox))
-        return [(int(x) + self._ox, int(y) + self._oy) for y, x in steps.tolist()[1:]]
+        steps = []
+        y, x = square[1] - self._oy, square[0] - self._ox
+        root = (self.origin[1] - self._oy, self.origin[0] - self._ox)
+        while (y, x) != root:
+            steps.append((x + self._ox, y + self._oy))
+            y, x = (int(v) for v in self._parents[y, x])
+        return steps[::-1]
