@@ -33,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--ai", default="simple", help="the computer player of the first side")
     sim.add_argument("--vs", default=None, help="the computer player of the other sides (default: --ai)")
     sim.add_argument("--battles", type=int, default=1, help="how many battles; sides swap every other one")
+    sim.add_argument("--jobs", type=int, default=1,
+                     help="with --battles: how many battles to run at once (one per core)")
     sim.add_argument("--json", action="store_true", help="print JSON instead of a readable log")
     resolve = sub.add_parser("resolve", help="resolve one attack step by step, for a game master")
     resolve.add_argument("file", help="a resolve file (see docs/RESOLVE.md)")
@@ -139,32 +141,29 @@ def _unit_names(setup) -> dict[str, str]:
 
 def _many(setup, seed: int, names: dict[str, str], args: argparse.Namespace) -> int:
     """Many battles, swapping which side each program plays every other battle."""
-    from game.ai import make_player
-    from game.sim import play
+    from game.sim import play_many
 
-    sides = [s.id for s in setup.scenario.sides]
-    wins = {names["first"]: 0, names["other"]: 0} if names["first"] != names["other"] else {}
-    first_wins = draws = 0
-    for n in range(args.battles):
-        swap = n % 2 == 1
-        roles = {side: names["other" if (i == 0) == swap else "first"] for i, side in enumerate(sides)}
-        players = {side: make_player(roles[side], side, seed + n) for side in sides}
-        result = play(setup, seed + n, players, keep_events=False)
-        if result.winner is None:
-            draws += 1
-            continue
-        winner_ai = roles[result.winner]
-        if wins:
-            wins[winner_ai] += 1
-        first_wins += winner_ai == names["first"]
+    if args.jobs < 1:
+        raise ValueError("--jobs must be at least 1")
+    winners = play_many(setup, seed, names["first"], names["other"], args.battles, jobs=args.jobs)
+    draws = sum(w is None for w in winners)
+    first_wins = sum(w == names["first"] for w in winners)
     if args.json:
-        print(json.dumps({"battles": args.battles, "wins": wins or {names["first"]: first_wins},
-                          "draws": draws, "seed": seed}))
+        if names["first"] == names["other"]:
+            wins = {names["first"]: args.battles - draws}
+        else:
+            wins = {name: sum(w == name for w in winners) for name in names.values()}
+        print(json.dumps({"battles": args.battles, "wins": wins, "draws": draws, "seed": seed}))
         return 0
     low, high = wilson(first_wins, args.battles)
+    if names["first"] == names["other"]:
+        print(f"{args.battles} battles on {setup.scenario.id} (seed {seed}): {draws} draws; "
+              f"the first side won {sum(w == 'first side' for w in winners)}.")
+        return 0
     print(f"{args.battles} battles on {setup.scenario.id} (seed {seed}): {names['first']} won "
           f"{first_wins} ({100 * first_wins / args.battles:.1f}%, 95% interval "
-          f"{100 * low:.1f}-{100 * high:.1f}%), {draws} draws.")
+          f"{100 * low:.1f}-{100 * high:.1f}%), {names['other']} won "
+          f"{args.battles - first_wins - draws}, {draws} draws.")
     return 0
 
 

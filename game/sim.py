@@ -50,3 +50,32 @@ def _collect(result: SimResult, events: list[Event], keep: bool,
         result.events.extend(events)
     if on_events is not None:
         on_events(events)
+
+
+def _one(job: tuple[BattleSetup, int, str, str, bool]) -> str | None:
+    """One battle of a series: which program won ('first side' when both are the same)."""
+    from game.ai import make_player
+
+    setup, seed, first, other, swap = job
+    sides = [s.id for s in setup.scenario.sides]
+    roles = {side: (other if (i == 0) == swap else first) for i, side in enumerate(sides)}
+    players = {side: make_player(roles[side], side, seed) for side in sides}
+    result = play(setup, seed, players, keep_events=False)
+    if result.winner is None:
+        return None
+    if first == other:
+        return "first side" if result.winner == sides[0] else "other side"
+    return roles[result.winner]
+
+
+def play_many(setup: BattleSetup, seed: int, first: str, other: str, battles: int,
+              *, jobs: int = 1) -> list[str | None]:
+    """Battle n uses seed + n; the programs swap sides every other battle. Returns, per battle,
+    the name of the winning program (None for a draw). `jobs` > 1 runs battles in parallel."""
+    work = [(setup, seed + n, first, other, n % 2 == 1) for n in range(battles)]
+    if jobs <= 1:
+        return [_one(job) for job in work]
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(_one, work, chunksize=max(1, battles // (jobs * 4))))

@@ -1,0 +1,69 @@
+"""The command line: sim, validate and resolve, as a player or a script would use them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from game.cli import main, wilson
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_sim_prints_a_readable_log_and_the_winner(capsys):
+    assert main(["sim", "alley", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Initiative order:" in out and "Winner:" in out
+    assert "against defense" in out          # every attack shows its rolls
+
+
+def test_sim_json_is_one_event_per_line_and_deterministic(capsys):
+    assert main(["sim", "alley", "--seed", "3", "--json"]) == 0
+    first = capsys.readouterr().out.splitlines()
+    assert main(["sim", "alley", "--seed", "3", "--json"]) == 0
+    assert capsys.readouterr().out.splitlines() == first
+    kinds = [json.loads(line)["kind"] for line in first]
+    assert kinds[0] == "battle_started" and kinds[-1] == "battle_ended"
+
+
+def test_sim_many_battles_as_json(capsys):
+    assert main(["sim", "alley", "--battles", "4", "--seed", "1", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["battles"] == 4 and result["draws"] + result["wins"]["simple"] == 4
+
+
+def test_unknown_scenario_is_a_message_not_a_traceback(capsys):
+    assert main(["sim", "no_such_place"]) == 2
+    err = capsys.readouterr().err
+    assert "no_such_place" in err and "Traceback" not in err
+
+
+def test_validate_reports_every_problem_with_its_line(tmp_path, capsys):
+    bad = tmp_path / "units.yaml"
+    bad.write_text("units:\n  - id: grunt\n    name: Grunt\n    ap: lots\n    hp: -3\n    armour: none\n")
+    assert main(["validate", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert f"{bad}:4:" in out and f"{bad}:5:" in out and f"{bad}:6:" in out
+
+
+def test_validate_accepts_the_bundled_content(capsys):
+    assert main(["validate", str(ROOT / "content")]) == 0
+
+
+def test_resolve_hollis(capsys):
+    assert main(["resolve", str(ROOT / "docs" / "resolve" / "hollis.yaml"), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["hit"], result["hits"], result["damage_applied"]) == (True, 1, 4)
+
+
+def test_wilson_interval():
+    low, high = wilson(160, 200)
+    assert round(low, 4) == 0.7391 and round(high, 4) == 0.8495   # textbook values for 160/200
+
+
+def test_module_entry_point_prints_help():
+    done = subprocess.run([sys.executable, "-m", "game", "--help"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert done.returncode == 0 and "sim" in done.stdout and "validate" in done.stdout
