@@ -36,6 +36,12 @@ class View:
     ox: int
     oy: int
     mask: np.ndarray
+    ones: np.ndarray          # the mask as int16, ready to add to a side's sight counts
+
+    @property
+    def window(self) -> tuple[slice, slice]:
+        h, w = self.mask.shape
+        return slice(self.oy, self.oy + h), slice(self.ox, self.ox + w)
 
     def __contains__(self, square: Square) -> bool:
         x, y = square[0] - self.ox, square[1] - self.oy
@@ -99,7 +105,7 @@ class Grid:
             mask = tcod.map.compute_fov(self.transparent[y0:y1, x0:x1], (y - y0, x - x0), radius,
                                         light_walls=True,
                                         algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
-            cached = self._views[key] = View(x0, y0, mask)
+            cached = self._views[key] = View(x0, y0, mask, mask.astype(np.int16))
         return cached
 
     def sees(self, origin: Square, target: Square, radius: int) -> bool:

@@ -24,8 +24,9 @@ SQUARES = st.tuples(st.integers(-1, 10), st.integers(-1, 6))
 
 
 def squad(prefix: str, xs: list[int], y: int):
-    kinds = [dict(weapons=("rifle", "knife"), abilities={"overwatch": 1}, grenades={"he_grenade": 1}),
-             dict(weapons=("lmg",), abilities={"suppressive_fire": 2}, heal=14, ap=16),
+    kinds = [dict(weapons=("rifle", "knife"), abilities={"overwatch": 1}, grenades={"he_grenade": 2}),
+             dict(weapons=("lmg",), abilities={"suppressive_fire": 2}, heal=20, ap=16,
+                  grenades={"he_grenade": 1}),
              dict(weapons=("smg",), armor="light", hp=8)]
     return [(unit(f"{prefix}{i}", **kinds[i % 3]), (x, y)) for i, x in enumerate(xs)]
 
@@ -67,6 +68,43 @@ class BattleMachine(RuleBasedStateMachine):
         if options:
             target = data.draw(st.sampled_from(options))
             self._send(lambda u: Move(u, tuple(reach(self.battle, u).path_to(target))))
+
+    @rule(data=st.data())
+    def attack_someone_in_sight(self, data):
+        from game.core.queries import preview_attack
+        s = self.battle.session
+        if s.active is None:
+            return
+        options = [u for u in self.uids if not isinstance(preview_attack(self.battle, s.active, u), Refused)]
+        if options:
+            victim = data.draw(st.sampled_from(options))
+            mode = data.draw(st.sampled_from([None, "burst", "single", "unarmed"]))
+            aim = data.draw(st.integers(0, 6))
+            self._send(lambda u: Attack(u, victim, mode, "torso", aim))
+
+    @rule(data=st.data())
+    def throw_near_an_enemy(self, data):
+        s = self.battle.session
+        if s.active is None:
+            return
+        side = s.side_of(s.active)
+        spots = sorted(s.position(u) for u in self.uids
+                       if s.position(u) is not None and s.side_of(u) != side and s.sees(side, s.position(u)))
+        if spots:
+            x, y = data.draw(st.sampled_from(spots))
+            dx, dy = data.draw(st.integers(-2, 2)), data.draw(st.integers(-2, 2))
+            self._send(lambda u: Throw(u, (x + dx, y + dy), "he_grenade"))
+
+    @rule()
+    def revive_a_neighbour(self):
+        s = self.battle.session
+        if s.active is None:
+            return
+        here = s.position(s.active)
+        for other in self.uids:
+            there = s.position(other)
+            if there and other != s.active and max(abs(there[0] - here[0]), abs(there[1] - here[1])) == 1:
+                self._send(lambda u, other=other: Revive(u, other))
 
     @rule(victim=st.integers(0, 5), mode=st.sampled_from([None, "single", "burst", "strike", "unarmed", "x"]),
           location=st.sampled_from(["torso", "head", "leg", "tail"]), aim=st.integers(-1, 7))
@@ -131,6 +169,6 @@ class BattleMachine(RuleBasedStateMachine):
             assert (sight.count >= 0).all()
 
 
-BattleMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40, deadline=None,
+BattleMachine.TestCase.settings = settings(max_examples=80, stateful_step_count=50, deadline=None,
                                            suppress_health_check=[HealthCheck.too_slow])
 test_battle_invariants = BattleMachine.TestCase

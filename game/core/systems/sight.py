@@ -10,18 +10,22 @@ def refresh_view(session: Session, uid: str) -> None:
     """Recount what `uid` sees after it moved, went down or came back."""
     unit = session.get(uid, c.Unit)
     sight = session.sight[unit.side]
-    old = sight.views.pop(uid, None)
-    if old is not None:
-        h, w = old.mask.shape
-        sight.count[old.oy:old.oy + h, old.ox:old.ox + w] -= old.mask
     square = session.position(uid)
-    if square is None or not session.is_up(uid):
+    view = None
+    if square is not None and session.is_up(uid):
+        view = session.grid.view(square[0], square[1], session.get(uid, c.Stats).sight)
+    old = sight.views.pop(uid, None)
+    if old is view:
+        if view is not None:
+            sight.views[uid] = view
         return
-    view = session.grid.view(square[0], square[1], session.get(uid, c.Stats).sight)
-    h, w = view.mask.shape
-    sight.count[view.oy:view.oy + h, view.ox:view.ox + w] += view.mask
-    sight.explored[view.oy:view.oy + h, view.ox:view.ox + w] |= view.mask
-    sight.views[uid] = view
+    if old is not None:
+        sight.count[old.window] -= old.ones
+    if view is not None:
+        window = view.window
+        sight.count[window] += view.ones
+        sight.explored[window] |= view.mask
+        sight.views[uid] = view
 
 
 def unit_sees(session: Session, uid: str, square: tuple[int, int]) -> bool:
