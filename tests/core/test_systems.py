@@ -272,3 +272,29 @@ def test_a_grenade_out_of_range_or_sight_is_refused():
 def test_it_is_not_your_turn():
     with battle({"a": [(unit("one"), (0, 0))], "b": [(unit("two"), (11, 5))]}, [9, 1], ambush="a") as b:
         assert "turn" in b.submit(EndTurn("b-1")).reason
+
+
+def test_an_ambushing_side_acts_first_whatever_it_rolls():
+    # the ambushers roll 1s, the ambushed 10s: the ambushers still lead the order
+    with battle({"hunters": [(unit("h1"), (0, 0)), (unit("h2"), (1, 0))],
+                 "prey": [(unit("p1"), (11, 5)), (unit("p2"), (10, 5))]},
+                [1, 2, 10, 10], ambush="hunters") as b:
+        assert b.session.order[:2] == ["hunters-2", "hunters-1"]
+        assert set(b.session.order[2:]) == {"prey-1", "prey-2"}
+
+
+def test_reaching_the_objective_wins():
+    from game.content.schema import VictorySpec
+    s = setup(["AAAA....EE", "AAAA....EE"], {"a": [(unit("runner", ap=40), (5, 0))],
+                                              "b": [(unit("guard"), (0, 1))]}, ambush="a")
+    legend = {**s.map.legend, "E": {"terrain": "open", "zone": "exit"}, "A": {"terrain": "open", "zone": "field"}}
+    s = s.model_copy(update={
+        "map": s.map.model_copy(update={"legend": {k: type(s.map.legend["."])(**v) if isinstance(v, dict) else v
+                                                   for k, v in legend.items()}}),
+        "scenario": s.scenario.model_copy(update={"victory": VictorySpec(type="reach", side="a", zone="exit")})})
+    dice = Dice(0)
+    dice.force(5, 5)
+    with Battle(s, 0, dice=dice) as b:
+        b.submit(Move("a-1", ((6, 0), (7, 0), (8, 0))))
+        assert b.session.over and b.session.winner == "a"
+        assert "objective" in b.session.end_reason
