@@ -27,6 +27,19 @@ class AttackPlan:
     rof: int
 
 
+def ready_firearm(session: Session, uid: str, ability: str, label: str, purpose: str) -> c.WeaponState:
+    """The loaded firearm in `uid`'s hands for a special fire action, or Illegal saying why."""
+    name = session.get(uid, c.Unit).name
+    if ability not in session.get(uid, c.Stats).abilities:
+        raise Illegal(f"{name} does not have the {label} ability.")
+    held = session.get(uid, c.Loadout).current
+    if held is None or session.weapons[held.weapon].kind != "firearm":
+        raise Illegal(f"{name} needs a firearm in hand to {purpose}.")
+    if held.ammo <= 0:
+        raise Illegal(f"{name}'s {session.weapons[held.weapon].name} is empty: reload first.")
+    return held
+
+
 def unarmed_weapon(session: Session) -> WeaponSpec:
     """A punch or kick: the ruleset's numbers, not a content weapon (so not validated as one)."""
     p = session.rules.p.unarmed

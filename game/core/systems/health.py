@@ -58,11 +58,7 @@ def fall(session: Session, uid: str) -> None:
     if session.has(uid, c.Overwatch):
         session.remove(uid, c.Overwatch)
         session.emit(OverwatchEnded(uid, "down"), to=(side,))
-    for other, _unit in list(session.units()):
-        if session.has(other, c.Suppressed) and session.get(other, c.Suppressed).by == uid:
-            session.remove(other, c.Suppressed)
-            session.emit(SuppressionEnded(other, "the suppressor is down"),
-                         to=(session.side_of(other),))
+    lift_suppression(session, uid, "the suppressor is down")
     refresh_view(session, uid)
     points = session.get(uid, c.Stats).morale
     shift_morale(session, side, -points, "ally down")
@@ -70,6 +66,14 @@ def fall(session: Session, uid: str) -> None:
     share = points * session.rules.p.morale_transfer / max(1, len(others))
     for other in others:
         shift_morale(session, other, share, "enemy down")
+
+
+def lift_suppression(session: Session, suppressor: str, reason: str) -> None:
+    """End every suppression `suppressor` is keeping up."""
+    for uid, _ in list(session.units()):
+        if session.has(uid, c.Suppressed) and session.get(uid, c.Suppressed).by == suppressor:
+            session.remove(uid, c.Suppressed)
+            session.emit(SuppressionEnded(uid, reason), to=(session.side_of(uid),))
 
 
 def shift_morale(session: Session, side: str, amount: float, cause: str) -> None:

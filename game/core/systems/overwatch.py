@@ -28,13 +28,7 @@ def in_cone(origin: Square, toward: Square, square: Square, degrees: float) -> b
 def set_overwatch(session: Session, cmd: SetOverwatch) -> None:
     uid = cmd.unit
     name = session.get(uid, c.Unit).name
-    if "overwatch" not in session.get(uid, c.Stats).abilities:
-        raise Illegal(f"{name} does not have the Overwatch ability.")
-    held = session.get(uid, c.Loadout).current
-    if held is None or session.weapons[held.weapon].kind != "firearm":
-        raise Illegal(f"{name} needs a firearm in hand to keep watch.")
-    if held.ammo <= 0:
-        raise Illegal(f"{name}'s {session.weapons[held.weapon].name} is empty: reload first.")
+    held = attack.ready_firearm(session, uid, "overwatch", "Overwatch", "keep watch")
     if not session.grid.in_bounds(*cmd.toward) or tuple(cmd.toward) == session.position(uid):
         raise Illegal("Overwatch needs a direction: a square on the map other than the unit's own.")
     ap = session.get(uid, c.ActionPoints)

@@ -7,6 +7,7 @@ from game.core.commands import Suppress
 from game.core.events import Check, StanceChanged, SuppressionDodged, SuppressionFired, SuppressionTested
 from game.core.illegal import Illegal
 from game.core.session import Session
+from game.core.systems.attack import ready_firearm
 from game.core.systems.health import apply_damage
 from game.core.systems.sight import unit_sees
 from game.rules.skirmish import AttackSituation
@@ -31,13 +32,8 @@ def diameter_for(session: Session, uid: str) -> int:
 def suppress(session: Session, cmd: Suppress) -> None:
     uid, at = cmd.unit, tuple(cmd.at)
     name = session.get(uid, c.Unit).name
-    if "suppressive_fire" not in session.get(uid, c.Stats).abilities:
-        raise Illegal(f"{name} does not have the Suppressive Fire ability.")
-    held = session.get(uid, c.Loadout).current
-    if held is None or session.weapons[held.weapon].kind != "firearm":
-        raise Illegal(f"{name} needs a firearm in hand to lay down suppressive fire.")
-    if held.ammo <= 0:
-        raise Illegal(f"{name}'s weapon is empty: reload first.")
+    held = ready_firearm(session, uid, "suppressive_fire", "Suppressive Fire",
+                         "lay down suppressive fire")
     ap = session.get(uid, c.ActionPoints)
     if ap.current < ap.per_turn:
         raise Illegal(f"Suppressive fire takes the whole turn: {name} has already spent AP.")
@@ -116,3 +112,4 @@ def try_break(session: Session, uid: str) -> None:
         roll = session.rules.damage(weapon.damage, weapon.damage_type, "torso",
                                     session.get(uid, c.Armor).resist, session.dice)
         apply_damage(session, uid, pinned.by, roll, weapon.damage_type)
+

@@ -7,11 +7,11 @@ import esper
 from game.content.deploy import deploy
 from game.core import components as c
 from game.core.events import (BattleEnded, BattleStarted, InitiativeOrder, InitiativeRolled,
-                              OverwatchEnded, RoundStarted, SuppressionEnded, TurnEnded,
+                              OverwatchEnded, RoundStarted, TurnEnded,
                               TurnSkipped, TurnStarted)
 from game.core.session import MoralePool, Session
 from game.core.systems import suppression
-from game.core.systems.health import bleed
+from game.core.systems.health import bleed, lift_suppression
 from game.core.systems.sight import refresh_view
 
 
@@ -85,10 +85,7 @@ def begin_turn(session: Session, uid: str) -> bool:
     if session.has(uid, c.Overwatch):
         session.remove(uid, c.Overwatch)
         session.emit(OverwatchEnded(uid, "new turn"), to=(side,))
-    for other, _ in list(session.units()):
-        if session.has(other, c.Suppressed) and session.get(other, c.Suppressed).by == uid:
-            session.remove(other, c.Suppressed)
-            session.emit(SuppressionEnded(other, "the suppressor let up"), to=(session.side_of(other),))
+    lift_suppression(session, uid, "the suppressor let up")
     ap = session.get(uid, c.ActionPoints)
     grant = ap.per_turn - ap.debt
     if grant <= 0:
