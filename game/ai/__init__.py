@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from game.ai.levels import LEVELS
 from game.ai.simple import SimplePlayer
+from game.ai.tactical import TacticalPlayer
 from game.core.commands import Command
 from game.core.engine import Battle
 
@@ -22,6 +24,9 @@ class Player(Protocol):
 
 PLAYERS: dict[str, Callable[[str, int], Player]] = {
     "simple": lambda side, seed: SimplePlayer(side, seed),
+    "easy": lambda side, seed: TacticalPlayer(side, seed, LEVELS["easy"]),
+    "normal": lambda side, seed: TacticalPlayer(side, seed, LEVELS["normal"]),
+    "hard": lambda side, seed: TacticalPlayer(side, seed, LEVELS["hard"]),
 }
 
 

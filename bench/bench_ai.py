@@ -1,0 +1,96 @@
+"""Speed of the tactical computer player. A plain script, not a test: machines are noisy.
+
+    .venv/bin/python bench/bench_ai.py            # all figures
+    .venv/bin/python bench/bench_ai.py --quick    # fewer battles
+
+Figures (medians unless stated):
+- one unit's decision (`next_command`) on outskirts (64x64, 12 against 12), level hard;
+- a whole side's turn on outskirts: every decision of one side's units in one round,
+  thinking only, and thinking plus the engine carrying the commands out;
+- complete hard-against-hard battles per second on each bundled scenario.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from game.ai import make_player  # noqa: E402
+from game.content.loader import load_setup  # noqa: E402
+from game.core.commands import EndTurn  # noqa: E402
+from game.core.engine import Battle  # noqa: E402
+from game.core.events import Refused  # noqa: E402
+from game.sim import play  # noqa: E402
+
+TARGETS = {"decision": 20.0, "side_turn": 250.0, "battles": 5.0}
+
+
+def decisions(scenario: str, seeds: range, level: str = "hard") -> tuple[list[float], list[float], list[float]]:
+    """Times (ms) of every decision, and per side and round: thinking, thinking + engine."""
+    setup = load_setup(scenario)
+    single: list[float] = []
+    thinking: dict[tuple, float] = defaultdict(float)
+    total: dict[tuple, float] = defaultdict(float)
+    for seed in seeds:
+        sides = [s.id for s in setup.scenario.sides]
+        players = {side: make_player(level, side, seed) for side in sides}
+        with Battle(setup, seed) as battle:
+            s = battle.session
+            while not s.over:
+                uid = s.active
+                key = (seed, s.round, s.side_of(uid))
+                start = time.perf_counter()
+                command = players[key[2]].next_command(battle)
+                chosen = time.perf_counter()
+                if isinstance(battle.submit(command), Refused):
+                    battle.submit(EndTurn(uid))
+                done = time.perf_counter()
+                single.append(1000 * (chosen - start))
+                thinking[key] += 1000 * (chosen - start)
+                total[key] += 1000 * (done - start)
+    return single, list(thinking.values()), list(total.values())
+
+
+def battles_per_second(scenario: str, count: int) -> tuple[float, float]:
+    setup = load_setup(scenario)
+    sides = [s.id for s in setup.scenario.sides]
+    rounds = 0
+    start = time.perf_counter()
+    for seed in range(count):
+        players = {side: make_player("hard", side, seed) for side in sides}
+        rounds += play(setup, seed, players, keep_events=False).rounds
+    elapsed = time.perf_counter() - start
+    return count / elapsed, rounds / count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="fewer battles")
+    args = parser.parse_args()
+    seeds = range(2 if args.quick else 4)
+    single, thinking, total = decisions("outskirts", seeds)
+    single.sort()
+    print(f"outskirts, hard, {len(single)} decisions over {len(seeds)} battles")
+    print(f"  one unit's decision: median {statistics.median(single):.1f} ms, "
+          f"90th percentile {single[int(0.9 * len(single))]:.1f} ms, "
+          f"max {single[-1]:.1f} ms (target: median <= {TARGETS['decision']:.0f} ms)")
+    print(f"  a side's turn, thinking: median {statistics.median(thinking):.0f} ms, "
+          f"max {max(thinking):.0f} ms (target <= {TARGETS['side_turn']:.0f} ms)")
+    print(f"  a side's turn, thinking and playing: median {statistics.median(total):.0f} ms, "
+          f"max {max(total):.0f} ms")
+    for scenario, count in (("alley", 40), ("hangar", 40), ("depot", 10), ("outskirts", 2)):
+        count = max(1, count // (4 if args.quick else 1))
+        rate, rounds = battles_per_second(scenario, count)
+        print(f"  hard against hard on {scenario}: {rate:.1f} battles/s "
+              f"({rounds:.1f} rounds each, {count} battles)")
+    print(f"(target for battles: >= {TARGETS['battles']:.0f} per second on the small scenarios)")
+
+
+if __name__ == "__main__":
+    main()

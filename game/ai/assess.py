@@ -1,0 +1,142 @@
+"""Prices of attacks between known units, from the ruleset's exact odds.
+
+An `Assessor` lives for one battle. It turns a unit's weapon into a `Gun`, its skills into
+attack and defense totals for a given situation, and asks `odds.best_shots` for the best way to
+spend some AP on a target. Everything is cached on plain keys.
+"""
+
+from __future__ import annotations
+
+from game.ai import odds
+from game.ai.intel import Known
+from game.ai.odds import Gun, Shots
+from game.core.engine import Battle
+
+MIN_KILL_VALUE = 8.0
+FIREPOWER = 0.5          # share of a unit's damage per turn that putting it down is worth
+STANDARD_DEFENSE, STANDARD_ARMOR, STANDARD_HP = 6, 6, 20     # a typical target, for firepower
+
+
+class Assessor:
+    def __init__(self, battle: Battle, called_shots: bool = True) -> None:
+        s = battle.session
+        self.session = s
+        self.rules = odds.canonical(s.rules)
+        self.locations = odds.locations_of(self.rules)
+        if not called_shots:
+            plain = max(self.locations.items, key=lambda loc: (loc[1], loc[2]))   # the torso
+            self.locations = odds.Locations((plain,))
+        self.grid = s.grid
+        self._guns: dict[tuple[str, bool], Gun] = {}
+        self._attack: dict[tuple, int] = {}
+        self._defense: dict[tuple, int] = {}
+        self._values: dict[tuple, float] = {}
+
+    # --- units --------------------------------------------------------------------------------
+
+    def gun(self, unit: Known) -> Gun | None:
+        weapon = unit.weapon
+        if weapon is None or weapon.kind not in ("firearm", "melee") or not weapon.modes:
+            return None
+        quick = dict(unit.info.abilities).get("quick_aim", 0) > 0
+        key = (weapon.id, quick)
+        gun = self._guns.get(key)
+        if gun is None:
+            gun = self._guns[key] = odds.gun_of(self.rules, weapon, quick)
+        return gun
+
+    def value(self, unit: Known) -> float:
+        """What putting this unit down is worth, in HP of damage: its body and its firepower."""
+        key = (unit.uid, unit.weapon.id if unit.weapon else None)
+        value = self._values.get(key)
+        if value is None:
+            gun = self.gun(unit)
+            fire = None
+            if gun is not None:
+                attack = self.attack_total(unit, "stand", False, False)
+                fire = self.best(gun, attack, STANDARD_DEFENSE, STANDARD_ARMOR, STANDARD_HP,
+                                 unit.info.ap_per_turn, 0, gun.magazine or 99, 0.0)
+            value = self._values[key] = (MIN_KILL_VALUE + 0.25 * unit.info.max_hp
+                                         + FIREPOWER * (fire.damage if fire else 0.0))
+        return value
+
+    @staticmethod
+    def ammo(unit: Known, gun: Gun) -> int:
+        if gun.kind != "firearm":
+            return 99
+        if unit.info.ammo <= 0 and unit.info.spare > 0:
+            return gun.magazine
+        return unit.info.ammo
+
+    # --- totals -------------------------------------------------------------------------------
+
+    def attack_total(self, unit: Known, stance: str, beyond: bool, concealed: bool,
+                     running: bool = False, rough: bool = False, dropped: bool = False) -> int:
+        weapon = unit.weapon
+        key = (unit.uid, weapon.id, stance, beyond, concealed, running, rough, dropped,
+               unit.who.morale_modifier)
+        total = self._attack.get(key)
+        if total is None:
+            distance = weapon.range + 1 if beyond else 0
+            total = self._attack[key] = odds.attack_base(
+                self.rules, unit.who, weapon, stance=stance, distance=distance, concealed=concealed,
+                running=running, moved_rough=rough, dropped_flat=dropped)
+        return total
+
+    def defense_total(self, unit: Known, cover: str, melee: bool = False) -> int:
+        key = (unit.uid, cover, melee, unit.who.morale_modifier)
+        total = self._defense.get(key)
+        if total is None:
+            weapon = None
+            if melee:
+                weapon = next(w for w in self.session.weapons.values() if w.kind == "melee")
+            total = self._defense[key] = odds.defense_total(self.rules, unit.who, cover, weapon)
+        return total
+
+    # --- attacks ------------------------------------------------------------------------------
+
+    def shots(self, attacker: Known, target: Known, *, cover: int, beyond: bool, ap: int,
+              stance: str | None = None, aim_now: int = 0, running: bool = False,
+              rough: bool = False) -> Shots | None:
+        """Best use of `ap` by `attacker` on `target` (cover level 0/1/2 of the target)."""
+        gun = self.gun(attacker)
+        if gun is None or ap <= 0:
+            return None
+        concealed = bool(self.grid.concealment[target.square[1], target.square[0]])
+        attack = self.attack_total(attacker, stance or attacker.info.stance, beyond, concealed,
+                                   running, rough)
+        melee = gun.kind == "melee"
+        defense = self.defense_total(target, ("none", "half", "full")[cover], melee)
+        armor = target.armor.get(gun.damage_type, 0)
+        return self.best(gun, attack, defense, armor, target.hp, ap, aim_now,
+                         self.ammo(attacker, gun), self.value(target))
+
+    def best(self, gun: Gun, attack: int, defense: int, armor: int, hp: int, ap: int,
+             aim_now: int, ammo: int, kill_value: float) -> Shots | None:
+        return odds.best_shots(self.rules, gun, self.locations, attack, defense, armor, hp, ap,
+                               aim_now, ammo, round(kill_value, 1))
+
+    def openings(self, attacker: Known, target: Known, attack: int, defense: int, ap: int,
+                 aim_now: int) -> tuple[odds.Opening, ...]:
+        gun = self.gun(attacker)
+        if gun is None or ap <= 0:
+            return ()
+        return odds.openings(self.rules, gun, self.locations, attack, defense,
+                             target.armor.get(gun.damage_type, 0), target.hp, ap, aim_now,
+                             self.ammo(attacker, gun), round(self.value(target), 1))
+
+    def reaction(self, watcher: Known, target: Known, cover: int) -> float:
+        """Expected harm of one unaimed overwatch shot by `watcher` at `target`."""
+        gun = self.gun(watcher)
+        if gun is None or gun.kind != "firearm":
+            return 0.0
+        mode = max(gun.modes, key=lambda m: (m[2], -m[1]))
+        held = mode[1]
+        attack = self.attack_total(watcher, watcher.info.stance, False, False)
+        defense = self.defense_total(target, ("none", "half", "full")[cover])
+        armor = target.armor.get(gun.damage_type, 0)
+        torso = odds.Locations(tuple(loc for loc in self.locations.items if loc[0] == "torso")
+                               or self.locations.items[:1])
+        shot = odds.best_shots(self.rules, gun, torso, attack, defense, armor, target.hp, held, 0,
+                               self.ammo(watcher, gun), round(self.value(target), 1))
+        return shot.value if shot else 0.0

@@ -1,0 +1,106 @@
+"""Where a unit should be heading: the objective, the enemy, or home when morale breaks."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from game.ai import geometry as geo
+from game.ai.board import Destinations
+from game.ai.intel import Picture
+from game.core.engine import Battle
+
+Square = tuple[int, int]
+GUARD = 18            # AP: a defender of an objective stays this close to it
+SEARCH = 0.25         # score per AP walked toward where the enemy might be, none in sight
+CLOSE_IN = 0.2        # ... toward enemies last seen elsewhere
+PRESS = 0.08          # ... toward enemies in sight (the shots themselves pull harder)
+REACH = 0.9           # ... toward an objective the side must reach
+HURRY_FROM = 0.35     # share of the rounds after which a side that must win presses harder
+WIN = 1000.0          # standing on the objective that wins the battle at once
+HURRY = 2.5           # how much harder, by the last round
+
+
+@dataclass(frozen=True, slots=True)
+class Stance:
+    """How the side plays right now."""
+
+    advance: float        # score per AP walked toward the goal
+    caution: float        # weight of the harm it expects to take
+    targets: tuple[Square, ...]
+    guard: bool           # stay near the targets rather than on them
+
+
+def stance_for(battle: Battle, side: str, picture: Picture) -> Stance:
+    s = battle.session
+    victory = s.setup.scenario.victory
+    late = s.round / max(1, victory.max_rounds)
+    push = max(0.0, late - HURRY_FROM) / (1.0 - HURRY_FROM)
+    hurry = 1.0 + HURRY * push
+    caution = 1.0 - 0.7 * push
+    morale = s.morale_modifier(side)
+    foes = [f.square for f in picture.foes]
+    if victory.type == "reach" and victory.zone in s.grid.zones:
+        zone = tuple(s.grid.zones[victory.zone])
+        if victory.side == side:
+            return Stance(REACH * hurry, caution, zone, False)
+        return Stance(0.3, 1.2, zone, True)
+    home = _own_zone(battle, side)
+    if morale <= -3 and late < 0.6 and home:         # broken: fall back toward home
+        return Stance(0.25, 1.5, home, False)
+    if foes:
+        visible = any(f.visible for f in picture.foes)
+        pace = (PRESS if visible else CLOSE_IN) * hurry
+        if morale < 0 and not push:          # shaken: hold, unless time is running out
+            return Stance(0.3 * pace, 1.3 * caution, tuple(foes), False)
+        return Stance(pace, caution, tuple(foes), False)
+    return Stance(SEARCH * hurry, caution, _search_targets(battle, side, picture.me.square), False)
+
+
+def _own_zone(battle: Battle, side: str) -> tuple[Square, ...]:
+    s = battle.session
+    zone = next((d.zone for d in s.setup.scenario.sides if d.id == side), None)
+    return tuple(s.grid.zones.get(zone or "", ()))
+
+
+def _search_targets(battle: Battle, side: str, here: Square) -> tuple[Square, ...]:
+    """The enemy's deployment zones while unexplored, then the nearest unexplored ground."""
+    s = battle.session
+    mine = next((d.zone for d in s.setup.scenario.sides if d.id == side), None)
+    explored = s.sight[side].explored
+    zones = [sq for name, squares in s.grid.zones.items() if name != mine for sq in squares
+             if not explored[sq[1], sq[0]]]
+    if zones:
+        return tuple(zones)
+    unexplored = np.argwhere(~explored & s.grid.walkable)
+    if len(unexplored):
+        d = np.hypot(unexplored[:, 1] - here[0], unexplored[:, 0] - here[1])
+        y, x = unexplored[int(np.argmin(d))]
+        return ((int(x), int(y)),)
+    every = [sq for name, squares in s.grid.zones.items() if name != mine for sq in squares]
+    return tuple(every) or (here,)
+
+
+def progress(battle: Battle, stance: Stance, dest: Destinations) -> np.ndarray:
+    """Score for each destination of getting closer to the goal."""
+    if not stance.targets or stance.advance == 0:
+        return np.zeros(len(dest))
+    s = battle.session
+    field = geo.walk_field(s.grid, s.rules.move_costs, stance.targets)
+    far = geo.field_at(field, dest.squares)
+    far[far > 1e6] = math.nan
+    if math.isnan(far[0]):
+        far = np.nan_to_num(far, nan=1e6)
+    far = np.nan_to_num(far, nan=far[0] + 50)
+    if stance.guard:
+        far = np.maximum(0.0, far - GUARD)
+    return stance.advance * (far[0] - far) + WIN * (_objective(battle, stance) & (far == 0))
+
+
+def _objective(battle: Battle, stance: Stance) -> bool:
+    """Whether the goal is the zone that wins the battle the moment a unit stands in it."""
+    victory = battle.session.setup.scenario.victory
+    return victory.type == "reach" and not stance.guard and stance.targets == tuple(
+        battle.session.grid.zones.get(victory.zone or "", ()))

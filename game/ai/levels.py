@@ -1,0 +1,24 @@
+"""Difficulty levels: how well the tactical player thinks. Never its stats, dice or sight."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    name: str
+    noise: float          # spread of the random error added to every option's score (HP)
+    lookahead: int        # 0: this command's gain only; 1: + the reply of enemies in sight;
+                          # 2: + remembered enemies, overwatch cones, cover against the unseen;
+                          # 3: + next turn's shots and moving to cover after shooting
+    squares: int          # at most this many destinations are weighed (0: all it can reach)
+    tactics: bool         # weighs suppression, grenades and overwatch by their exact odds
+    called_shots: bool    # considers aiming at the head, arms and legs, not just the torso
+
+
+EASY = Level("easy", noise=6.0, lookahead=0, squares=8, tactics=False, called_shots=False)
+NORMAL = Level("normal", noise=1.0, lookahead=2, squares=48, tactics=True, called_shots=True)
+HARD = Level("hard", noise=0.0, lookahead=3, squares=0, tactics=True, called_shots=True)
+
+LEVELS = {level.name: level for level in (EASY, NORMAL, HARD)}

@@ -1,0 +1,156 @@
+"""Shooting from where the unit stands, and keeping watch: the options that use its weapon.
+
+Shots from the unit's own square are priced from `queries.preview_attack`, the engine's exact
+odds for that very attack; the aim level, fire mode and hit location are then chosen for the
+AP the unit has, and the first attack is chosen knowing what the AP it leaves can still do.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from game.ai import odds
+from game.ai.intel import Known
+from game.ai.state import Board
+from game.core.commands import Attack, ChangeStance, Command, SetOverwatch
+from game.core.events import Refused
+from game.core.queries import preview_attack
+
+CROUCH_VALUE = 0.8        # a steadier aim for the rest of the battle
+STANCE_VALUE = {"stand": 0.0, "crouch": CROUCH_VALUE, "prone": 0.3}   # prone: up again to move
+STEADIER = {"stand": ["crouch", "prone"], "crouch": ["prone"]}
+WATCH_BLIND = 2.0         # overwatch toward where enemies may come from, none known
+WATCH_MOVING = 0.5        # chance an enemy that has been moving walks into the cone
+WATCH_STILL = 0.15        # ... one that has stayed put
+SCOOT = 0.7               # share of the cover gained by moving after shooting that counts
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    foe: Known
+    attack: int          # from `preview_attack`: all but the aim bonus and the hit location
+    defense: int
+
+
+def shots_here(b: Board) -> list[tuple[float, str, Command]]:
+    """Attacks from this square, priced from `preview_attack`, with or without a stance change."""
+    me, a = b.me, b.a
+    gun = a.gun(me)
+    if gun is None:
+        return []
+    torso = max((m for _, m, _ in a.locations.items), default=0)
+    targets, aim_now = [], 0
+    for foe in (f for f in b.pic.foes if f.visible):
+        preview = preview_attack(b.battle, me.uid, foe.uid, None, "torso", 0)
+        if isinstance(preview, Refused):
+            continue
+        attack = sum(v for _, v in preview.attack_modifiers) - preview.aim - torso
+        targets.append(Target(foe, attack, sum(v for _, v in preview.defense_modifiers)))
+        aim_now = preview.aim
+    stances = [me.info.stance]
+    if "pinned" not in me.info.statuses and gun.kind == "firearm":
+        stances += STEADIER.get(me.info.stance, [])
+    out = []
+    for stance in stances:
+        cost = a.rules.stance_cost(me.info.stance, stance, False)
+        shift = a.attack_total(me, stance, False, False) - a.attack_total(me, me.info.stance, False, False)
+        best = _first_shot(b, targets, shift, me.info.ap - cost, 0 if cost else aim_now)
+        if best is None:
+            continue
+        value, target, opening, left = best
+        value += _scoot(b, left) + STANCE_VALUE[stance] - STANCE_VALUE[me.info.stance]
+        if cost:
+            out.append((value, f"{stance} to shoot", ChangeStance(me.uid, stance)))
+        else:
+            out.append((value, f"shoot {target.foe.uid}", Attack(me.uid, target.foe.uid, opening.mode,
+                                                                  opening.location, opening.aim)))
+    return out
+
+
+def _first_shot(b: Board, targets: list[Target], shift: int, ap: int, aim_now: int
+                ) -> tuple[float, Target, odds.Opening, int] | None:
+    """The attack to make first: its own worth, plus the best use of the AP it leaves.
+
+    If it puts its target down, the AP left go to another target; so a unit that can finish
+    a wounded enemy with one shot does that before emptying its magazine into a healthy one.
+    """
+    a, me = b.a, b.me
+    gun = a.gun(me)
+    best = None
+    for target in targets:
+        for opening in a.openings(me, target.foe, target.attack + shift, target.defense, ap, aim_now):
+            left = ap - opening.cost
+            rest, rest_cost = 0.0, 0
+            for other in targets:
+                follow = a.best(gun, other.attack + shift, other.defense,
+                                other.foe.armor.get(gun.damage_type, 0), other.foe.hp, left,
+                                opening.aim, ammo(me), a.value(other.foe))
+                if follow is not None:
+                    worth = follow.value * ((1.0 - opening.down) if other is target else 1.0)
+                    if worth > rest:
+                        rest, rest_cost = worth, follow.cost
+            total = opening.value + rest
+            if best is None or total > best[0] + 1e-9:
+                best = (total, target, opening, left - rest_cost)
+    return best
+
+
+def _scoot(b: Board, ap_left: int) -> float:
+    """What moving to better ground after shooting adds (the best square the AP left reach)."""
+    if b.level.lookahead < 3 or ap_left <= 0 or len(b.dest) < 2:
+        return 0.0
+    ground = b.safety + b.goal
+    within = b.dest.cost <= ap_left
+    return SCOOT * max(0.0, float(ground[within].max() - ground[0]))
+
+
+def watch(b: Board, ap: int) -> tuple[float, Command] | None:
+    """Overwatch toward the nearest known enemy (or the goal), priced by its reaction shot."""
+    me, a, s = b.me, b.a, b.battle.session
+    gun = a.gun(me)
+    if (gun is None or gun.kind != "firearm" or "overwatch" not in dict(me.info.abilities)
+            or me.info.ammo <= 0):
+        return None
+    cost = math.ceil(me.info.ap_per_turn * s.rules.p.overwatch.cost_fraction)
+    if ap < cost + min(m[1] for m in gun.modes):
+        return None
+    toward, likely = _watch_target(b)
+    if toward is None or toward == me.square:
+        return None
+    value = WATCH_BLIND
+    if likely is not None:
+        cover = ("none", "half", "full").index(a.grid.cover_against(likely.square, me.square))
+        moving = b.pic.round - likely.moved_round <= 1
+        value = (WATCH_MOVING if moving else WATCH_STILL) * a.reaction(me, likely, max(0, cover - 1))
+    return value, SetOverwatch(me.uid, toward)
+
+
+def _watch_target(b: Board) -> tuple[tuple[int, int] | None, Known | None]:
+    me = b.me
+    foes = sorted(b.pic.foes, key=lambda f: math.dist(f.square, me.square))
+    if foes:
+        return foes[0].square, foes[0]
+    if b.stance.targets:
+        target = min(b.stance.targets, key=lambda sq: math.dist(sq, me.square))
+        return (target if target != me.square else None), None
+    return None, None
+
+
+def watch_values(b: Board, ap_left: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(ap_left))
+    if not b.level.tactics:
+        return out
+    best = watch(b, int(ap_left.max()) if len(ap_left) else 0)
+    if best is None:
+        return out
+    cost = math.ceil(b.me.info.ap_per_turn * b.battle.session.rules.p.overwatch.cost_fraction)
+    gun = b.a.gun(b.me)
+    need = cost + min(m[1] for m in gun.modes)
+    return np.where(ap_left >= need, best[0], 0.0)
+
+
+def ammo(me: Known) -> int:
+    return me.info.ammo if me.weapon is not None and me.weapon.kind == "firearm" else 99

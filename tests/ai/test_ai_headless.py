@@ -1,0 +1,66 @@
+"""Many headless battles between computer players: the engine never refuses them."""
+
+from __future__ import annotations
+
+import random
+
+from builders import setup, unit
+
+from game.ai import make_player
+from game.sim import play
+
+MAPS = [
+    ["............",
+     "..=....H....",
+     "....#.......",
+     "..,,..=..\"\".",
+     "......#.....",
+     "............"],
+    ["##########",
+     "#........#",
+     "#.==.#.=.#",
+     "#....#...#",
+     "#.H......#",
+     "##########"],
+]
+
+KINDS = [
+    dict(weapons=("rifle", "knife"), abilities={"overwatch": 1}, grenades={"he_grenade": 1}),
+    dict(weapons=("lmg",), abilities={"suppressive_fire": 2}, ap=16, armor="heavy"),
+    dict(weapons=("smg",), heal=16, intelligence=3, armor="light"),
+    dict(weapons=("knife", "pistol"), ap=18),
+    dict(weapons=("pistol",), grenades={"he_grenade": 2}, demolitions=7, hp=12),
+]
+LEVELS = ("easy", "normal", "hard")
+
+
+def small_battle(rng: random.Random):
+    rows = rng.choice(MAPS)
+    open_squares = [(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch in ".,\""]
+    rng.shuffle(open_squares)
+    west = sorted(open_squares, key=lambda sq: sq[0])[:6]
+    east = sorted(open_squares, key=lambda sq: -sq[0])[:6]
+    sides = {}
+    for side, pool in (("blue", west), ("red", east)):
+        count = rng.randint(1, 2)
+        members = []
+        for i, square in enumerate(rng.sample(pool, count)):
+            kind = rng.randrange(len(KINDS))
+            members.append((unit(f"{side}{i}k{kind}", **KINDS[kind]), square))
+        sides[side] = members
+    return setup(rows, sides, max_rounds=rng.randint(3, 5), ambush=rng.choice([None, "blue", "red"]))
+
+
+def test_a_thousand_battles_without_a_refused_command():
+    rng = random.Random(2024)
+    refused: list[str] = []
+    commands = 0
+    for n in range(1000):
+        battle_setup = small_battle(rng)
+        players = {side.id: make_player(rng.choice(LEVELS), side.id, n)
+                   for side in battle_setup.scenario.sides}
+        result = play(battle_setup, n, players, keep_events=False)
+        refused += result.refused
+        commands += result.commands
+    assert commands > 5000
+    assert refused == []
