@@ -11,7 +11,7 @@ from functools import lru_cache
 import numpy as np
 import tcod.path
 
-from game.core.commands import Attack, Command, EndTurn, Move, Reload
+from game.core.commands import Attack, ChangeStance, Command, EndTurn, Move, Reload
 from game.core.engine import Battle
 from game.core.events import Refused
 from game.core.grid import Grid
@@ -52,7 +52,12 @@ class SimplePlayer:
             return shot
         if me.weapon and me.ammo == 0 and me.spare > 0 and me.ap >= battle.session.weapons[me.weapon].reload_ap:
             return Reload(uid)
-        if self._moved != (battle.session.round, uid):
+        if "pinned" in me.statuses:
+            return EndTurn(uid)
+        stand = battle.session.rules.stance_cost(me.stance, "stand", False)
+        if me.stance == "prone" and me.ap >= stand:
+            return ChangeStance(uid, "stand")       # get up before moving on
+        if self._moved != (battle.session.round, uid) and me.stance != "prone":
             self._moved = (battle.session.round, uid)
             move = self._advance(battle, me, enemies)
             if move is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from rich.color import Color
 
@@ -89,7 +91,8 @@ def test_scenarios_use_ambush_reach_and_explicit_placement() -> None:
     assert any(side.ambush for s in LIBRARY.scenarios.values() for side in s.sides)
     outskirts = LIBRARY.scenarios["outskirts"].victory
     assert (outskirts.type, outskirts.side, outskirts.zone) == ("reach", "alpha", "extract")
-    hangar = load_setup("hangar", LIBRARY)
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "maires_stand.yaml"
+    hangar = load_setup(example, LIBRARY)
     placed = {d.name: (d.x, d.y) for d in deploy(hangar)}
     assert placed == {"Maire Jensen": (2, 9), "Support": (13, 2), "Soldier": (14, 3)}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -35,7 +36,10 @@ def recorded(scenario: str, seed: int) -> tuple[list, list[dict]]:
     return commands, events
 
 
-@pytest.mark.parametrize("scenario", ["alley", "hangar"])
+EXAMPLE = str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "maires_stand.yaml")
+
+
+@pytest.mark.parametrize("scenario", ["alley", EXAMPLE])
 def test_same_seed_same_events(scenario):
     a, b = run(scenario, 11), run(scenario, 11)
     assert [e.to_dict() for e in a.events] == [e.to_dict() for e in b.events]
