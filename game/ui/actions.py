@@ -1,0 +1,135 @@
+"""The action bar's contents: every action of the selected unit, its key and AP cost.
+
+The costs are read from the weapon specs and the ruleset's numbers so a player can plan; the
+engine still decides. An action the unit plainly cannot afford is greyed, never hidden, and if
+the engine refuses anything its reason is shown as it gave it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from game.core.queries import UnitInfo, unit_info
+from game.ui.match import Match
+
+
+@dataclass(frozen=True, slots=True)
+class ActionItem:
+    key: str
+    label: str
+    cost: int | None           # AP; None when it does not apply or is unknown
+    enabled: bool
+    why: str = ""              # why it is greyed
+
+
+def _param(rules, *path, default=None):
+    value = getattr(rules, "p", None)
+    for name in path:
+        value = getattr(value, name, None)
+        if value is None:
+            return default
+    return value
+
+
+def action_items(match: Match, uid: str, *, move_cost: int | None, mode: str | None,
+                 aim: int, has_target: bool, revive_target: bool) -> list[ActionItem]:
+    session = match.battle.session
+    info = unit_info(match.battle, uid)
+    rules = session.rules
+    ap, up = info.ap, info.state == "ok"
+    can_move = up and move_cost is not None and move_cost <= ap
+    items = [ActionItem("enter", "move", move_cost, can_move,
+                        "pick a square in reach")]
+    items += _attacks(match, info, mode, aim, has_target)
+    items += _stances(rules, info)
+    items += _specials(match, info)
+    reload_ap = _held(match, info).reload_ap if _held(match, info) else None
+    can_reload = info.magazine > 0 and info.ammo < info.magazine and info.spare > 0
+    items.append(ActionItem("r", "reload", reload_ap, up and can_reload and (reload_ap or 0) <= ap,
+                            "full, or no spare magazines"))
+    items.append(_draw(match, info))
+    revive_ap = _param(rules, "revive", "ap")
+    items.append(ActionItem("v", "revive", revive_ap,
+                            up and revive_target and (revive_ap or 0) <= ap,
+                            "put the cursor on a downed ally next to the unit"))
+    items.append(ActionItem("e", "end turn", None, True))
+    return items
+
+
+def _held(match: Match, info: UnitInfo):
+    return match.battle.session.weapons.get(info.weapon) if info.weapon else None
+
+
+def _attacks(match: Match, info: UnitInfo, mode: str | None, aim: int,
+             has_target: bool) -> list[ActionItem]:
+    weapon = _held(match, info)
+    if weapon is None:
+        return [ActionItem("f", "punch", _param(match.battle.session.rules, "unarmed", "ap"),
+                           has_target, "no target")]
+    session = match.battle.session
+    quick = any(name == "quick_aim" for name, _ in info.abilities)
+    priced = aim and hasattr(session.rules, "aim_cost")
+    aim_cost = session.rules.aim_cost(weapon, aim, quick) if priced else 0
+    empty = weapon.kind == "firearm" and info.ammo <= 0
+    items = []
+    for index, each in enumerate(weapon.modes):
+        chosen = each.name == mode or (mode is None and index == 0)
+        cost = each.ap + (aim_cost if chosen else 0)
+        label = (f"fire {each.name}" + (f" aim+{aim}" if aim else "")) if chosen else each.name
+        items.append(ActionItem("f" if chosen else "m", label, cost,
+                                info.state == "ok" and has_target and not empty and cost <= info.ap,
+                                "empty" if empty else "no target in sight"))
+    if weapon.aim_max:
+        step = None
+        if aim < weapon.aim_max:
+            step = session.rules.aim_cost(weapon, aim + 1, quick) - aim_cost
+        items.append(ActionItem("+/-", f"aim {aim}/{weapon.aim_max}", step,
+                                has_target and aim < weapon.aim_max, "aim when targeting"))
+    return items
+
+
+def _stances(rules, info: UnitInfo) -> list[ActionItem]:
+    items = []
+    for key, stance, drop in (("s", "stand", False), ("c", "crouch", False),
+                              ("p", "prone", False), ("d", "prone", True)):
+        cost = (rules.stance_cost(info.stance, stance, drop)
+                if hasattr(rules, "stance_cost") and stance != info.stance else None)
+        label = "drop" if drop else stance
+        ok = info.state == "ok" and stance != info.stance and "pinned" not in info.statuses
+        items.append(ActionItem(key, label, cost, ok and (cost or 0) <= info.ap, "already so"))
+    return items
+
+
+def _specials(match: Match, info: UnitInfo) -> list[ActionItem]:
+    session = match.battle.session
+    rules = session.rules
+    abilities = dict(info.abilities)
+    weapon = _held(match, info)
+    firearm = weapon is not None and weapon.kind == "firearm" and info.ammo > 0
+    fraction = _param(rules, "overwatch", "cost_fraction", default=0.5)
+    watch = math.ceil(info.ap_per_turn * fraction)
+    cheapest = min((m.ap for m in weapon.modes), default=0) if weapon else 0
+    items = [ActionItem("o", "overwatch", watch, "overwatch" in abilities and firearm
+                        and info.ap >= watch + cheapest, "needs the ability, a loaded gun, AP"),
+             ActionItem("x", "suppress", info.ap_per_turn, "suppressive_fire" in abilities
+                        and firearm and info.ap >= info.ap_per_turn,
+                        "needs the ability and a whole turn")]
+    grenades = [g for g, n in info.grenades if n > 0 and g in session.weapons]
+    throw = session.weapons[grenades[0]].modes[0].ap if grenades else None
+    count = sum(n for g, n in info.grenades if g in grenades)
+    label = f"throw ({count})" if grenades else "throw"
+    items.append(ActionItem("g", label, throw, bool(grenades) and (throw or 0) <= info.ap,
+                            "no grenades"))
+    return items
+
+
+def _draw(match: Match, info: UnitInfo) -> ActionItem:
+    if len(info.weapons) < 2:
+        return ActionItem("w", "draw", None, False, "one weapon only")
+    session = match.battle.session
+    current = info.weapons.index(info.weapon) if info.weapon in info.weapons else -1
+    nxt = info.weapons[(current + 1) % len(info.weapons)]
+    spec = session.weapons[nxt]
+    label = f"draw {spec.name.split()[-1].lower()}"
+    return ActionItem("w", label, spec.draw_ap, spec.draw_ap <= info.ap)

@@ -1,0 +1,255 @@
+"""The skirmish terminal app: `run_app()` opens the main menu.
+
+The app owns the screens, the save folder and the match being played. It never decides a
+rule: battles are played through `game.core.engine.Battle.submit`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from game.saves import SaveError, resolve_save_dir, write_save
+from game.ui.screens.menu import MainMenu
+
+if TYPE_CHECKING:                      # the engine loads when a battle starts, not before the menu
+    from game.ui.match import Match, Seat
+
+COMPUTER_DELAY = 0.45          # seconds between a computer player's commands
+
+
+class SkirmishApp(App):
+    CSS_PATH = Path(__file__).with_name("app.tcss")     # absolute: subclasses live elsewhere
+    TITLE = "skirmish"
+    ENABLE_COMMAND_PALETTE = True
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
+    BINDINGS = [
+        Binding("f1", "help", "Help"),
+        Binding("question_mark", "help", "Help", show=False),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(self, save_dir: str | None = None, *,
+                 computer_delay: float = COMPUTER_DELAY) -> None:
+        super().__init__()
+        self.computer_delay = computer_delay
+        self.save_problem = ""
+        try:
+            self.save_folder = resolve_save_dir(save_dir)
+        except SaveError as error:
+            self.save_folder = None
+            self.save_problem = str(error)
+        self.library: Any = None
+        self.library_problem = ""
+        self.match: Match | None = None
+
+    def on_mount(self) -> None:
+        self.push_screen(MainMenu())
+        if self.save_problem:
+            self.notify(f"{self.save_problem} Saving is off.", severity="warning", timeout=8)
+
+    # --- content ------------------------------------------------------------------------------
+
+    def get_library(self) -> Any:
+        if self.library is None and not self.library_problem:
+            from game.content.loader import ContentError, load_library
+            try:
+                self.library = load_library()
+            except ContentError as error:
+                self.library_problem = f"The bundled content has problems:\n{error}"
+        return self.library
+
+    # --- starting and leaving battles -----------------------------------------------------------
+
+    def action_new_battle(self) -> None:
+        self.leave_battle(then=self._open_new_battle)
+
+    def _open_new_battle(self) -> None:
+        from game.ui.screens.new_battle import NewBattle
+        library = self.get_library()
+        if library is None:
+            self._tell("Cannot start a battle", self.library_problem)
+            return
+        self.push_screen(NewBattle(library))
+
+    async def begin_battle(self, setup: Any, seed: int, seats: dict[str, Seat]) -> None:
+        """Build a battle from the New battle form; a problem is shown, never raised."""
+        from game.core.engine import Battle
+        from game.ui import players
+        from game.ui.match import Match
+        await players.settle()
+        try:
+            battle = Battle(setup, seed)
+        except Exception as error:              # content that validates but cannot be played
+            self._tell("This battle cannot start", str(error) or type(error).__name__)
+            return
+        await self.start_match(Match(battle, seats))
+
+    async def start_match(self, match: Match) -> None:
+        from game.ui.screens.battle import BattleScreen
+        await self._back_to_menu()
+        self.match = match
+        self.push_screen(BattleScreen(match))
+
+    async def _back_to_menu(self) -> None:
+        """Pop every screen above the main menu, then close the battle once no computer player
+        is still reading it. The pops are not awaited: a worker cancelled while awaiting one
+        (when the app quits) makes Textual 8 raise during shutdown."""
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, MainMenu):
+            self.pop_screen()
+        if self.match is not None:
+            from game.ui import players
+            await players.settle()
+            self.match.close()
+            self.match = None
+
+    def leave_battle(self, then: Callable[[], Any] | None = None) -> None:
+        """Back to the main menu, asking first if the battle changed since it was saved."""
+        def done() -> None:
+            self.run_worker(partial(self._leave, then), exclusive=True, group="leave")
+
+        self._ask_unsaved(done, "Leave the battle")
+
+    async def _leave(self, then: Callable[[], Any] | None) -> None:
+        await self._back_to_menu()
+        if then is not None:
+            then()
+
+    def after_game_over(self, choice: str | None) -> None:
+        if self.match is not None:
+            self.match.saved_commands = len(self.match.battle.commands)   # nothing left to save
+        if choice == "quit":
+            self.call_later(self.exit)         # after the game-over screen has been popped
+        elif choice == "new":
+            self.action_new_battle()
+        else:
+            self.leave_battle()
+
+    # --- saving and loading -----------------------------------------------------------------------
+
+    def save_match(self, then: Callable[[], Any] | None = None, problem: str = "") -> None:
+        from game.ui.screens.dialogs import SaveAs
+        match = self.match
+        if match is None:
+            return
+        if self.save_folder is None:
+            self._tell("Saving is off", self.save_problem or "There is no save folder.")
+            return
+        session = match.battle.session
+        suggestion = f"{session.setup.scenario.id}-round{session.round}"
+
+        def chosen(name: str | None) -> None:
+            if name is None:
+                return
+            try:
+                write_save(self.save_folder, name, match.state())
+            except SaveError as error:
+                self.save_match(then, str(error))
+                return
+            match.saved_commands = len(match.battle.commands)
+            self.notify(f"Saved as {name}.", timeout=3)
+            if then is not None:
+                then()
+
+        self.push_screen(SaveAs(suggestion, problem), callback=chosen)
+
+    def action_load(self) -> None:
+        from game.ui.screens.load import LoadSave
+
+        def chosen(state: dict | None) -> None:
+            if state is not None:
+                self.run_worker(partial(self._load, state), exclusive=True, group="load")
+
+        self._ask_unsaved(lambda: self.push_screen(LoadSave(self.save_folder), callback=chosen),
+                          "Load another battle")
+
+    async def _load(self, state: dict) -> None:
+        from game.ui import players
+        from game.ui.match import Match
+        await players.settle()
+        try:
+            match = Match.from_state(state)
+        except (ValueError, TypeError, KeyError, AttributeError) as error:   # a damaged state
+            self._tell("This save cannot be loaded", f"{error}.\nThe file was left as it was.")
+            return
+        await self.start_match(match)
+
+    def _ask_unsaved(self, go_on: Callable[[], Any], title: str) -> None:
+        """Run `go_on` at once, or after the player chose what to do with an unsaved battle."""
+        match = self.match
+        if match is None or match.over or not match.dirty:
+            go_on()
+            return
+        from game.ui.screens.dialogs import Choice
+
+        def chosen(answer: str | None) -> None:
+            if answer == "save":
+                self.save_match(then=go_on)
+            elif answer == "discard":
+                go_on()
+
+        body = "The battle has changed since it was last saved."
+        choices = [("save", "Save first"), ("discard", "Don't save"), ("cancel", "Cancel")]
+        self.push_screen(Choice(title, body, choices), callback=chosen)
+
+    def action_quit(self) -> None:
+        # exit once the dialogs are gone: quitting with a screen half popped raises in Textual 8
+        self._ask_unsaved(lambda: self.call_later(self.exit), "Quit skirmish")
+
+    # --- help and the command palette -----------------------------------------------------------
+
+    def action_help(self) -> None:
+        from game.ui.screens.help import Help
+        if isinstance(self.screen, Help):
+            return
+        terrain: list[tuple[str, str, str]] = []
+        if self.match is not None:
+            setup = self.match.battle.session.setup
+            rules = [(setup.ruleset.name, setup.ruleset.description)]
+            full = Path(__file__).resolve().parents[2] / "docs" / f"RULES-{setup.ruleset.id}.md"
+            if full.is_file():
+                rules.append(("in full", f"Every rule and choice: {full}"))
+            from game.ui.glyphs import safe_color
+            terrain = [(t.glyph, safe_color(t.color), t.name) for t in setup.terrain]
+        else:
+            library = self.get_library()
+            rules = [(r.name, r.description) for r in library.rulesets.values()] if library else []
+        self.push_screen(Help(rules, terrain))
+
+    def _tell(self, title: str, body: str) -> None:
+        from game.ui.screens.dialogs import message
+        self.push_screen(message(title, body))
+
+    def action_command_palette(self) -> None:
+        from game.ui.screens.base import Palette
+        if self.use_command_palette and not Palette.is_open(self):
+            self.push_screen(Palette(id="--command-palette"))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield SystemCommand("New battle", "Set up and start a new battle", self.action_new_battle)
+        yield SystemCommand("Load", "Load a saved battle", self.action_load)
+        yield SystemCommand("How to play", "Keys, the map's symbols and the rules",
+                            self.action_help)
+        from game.ui.screens.battle import BattleScreen
+        if isinstance(screen, BattleScreen):
+            for title, help_text, action in (
+                    ("Save", "Save the battle", screen.action_save),
+                    ("End turn", "End the active unit's turn", screen.action_end_turn),
+                    ("Next target", "Target the next enemy in sight",
+                     lambda: screen.action_target(1)),
+                    ("Reload", "Reload the weapon in hand", screen.action_reload),
+                    ("Leave battle", "Back to the main menu", screen.action_leave)):
+                yield SystemCommand(title, help_text, action)
+        yield SystemCommand("Quit", "Quit skirmish", self.action_quit)
+
+
+def run_app(save_dir: str | None = None) -> None:
+    """Open the app (plain `skirmish`). `save_dir` overrides the save folder."""
+    SkirmishApp(save_dir).run()

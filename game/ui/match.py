@@ -1,0 +1,180 @@
+"""A battle as the app plays it: the engine's Battle plus who sits at each side.
+
+No rule lives here. The match remembers what the app needs beyond the battle: the seats
+(person or computer, names), every event so far (for each side's log and catch-up summary),
+suppression areas seen (to draw them), and whether the battle changed since it was saved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from game.core import events as ev
+from game.core.commands import Command
+from game.core.engine import Battle
+from game.core.events import Event, Refused
+from game.core.narrate import describe
+from game.core.queries import all_units
+
+Square = tuple[int, int]
+HISTORY_LIMIT = 5000
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    side: str
+    human: bool
+    name: str                   # the player's name, or the computer level's
+    level: str | None = None    # computer level (a name from game.ai.PLAYERS)
+
+
+class Match:
+    def __init__(self, battle: Battle, seats: dict[str, Seat]) -> None:
+        self.battle = battle
+        self.seats = seats
+        session = battle.session
+        self.sides: list[str] = list(session.sides)
+        self.history: list[Event] = list(battle.opening)
+        self.unseen: dict[str, list[Event]] = {side: [] for side in self.sides}
+        self.suppressions: dict[str, tuple[Square, int, tuple[str, ...]]] = {}
+        self.saved_commands = len(battle.commands)
+        self.computers: dict[str, Any] = {}
+        self._names = {info.uid: info.name for info in all_units(battle)}
+        self._names.update(session.side_names)
+        for side in self.humans:
+            self.unseen[side] = [e for e in self.history if side in e.seen_by]
+
+    # --- who is who ---------------------------------------------------------------------------
+
+    def name(self, ident: str | None) -> str:
+        if ident is None:
+            return "nobody"
+        return self._names.get(ident, str(ident))
+
+    def side_index(self, side: str) -> int:
+        return self.sides.index(side) if side in self.sides else 0
+
+    @property
+    def humans(self) -> list[str]:
+        return [side for side in self.sides if self.seats[side].human]
+
+    @property
+    def active_uid(self) -> str | None:
+        return self.battle.session.active
+
+    @property
+    def active_side(self) -> str | None:
+        uid = self.active_uid
+        return self.side_of(uid) if uid is not None else None
+
+    # The session reads its esper world, which is process-wide: make it current before each read
+    # (another battle, or a computer player's scratch battle, may have switched it).
+
+    def side_of(self, uid: str) -> str:
+        self.battle.session.use()
+        return self.battle.session.side_of(uid)
+
+    def position(self, uid: str | None) -> Square | None:
+        if uid is None:
+            return None
+        self.battle.session.use()
+        return self.battle.session.position(uid)
+
+    def is_up(self, uid: str) -> bool:
+        self.battle.session.use()
+        return self.battle.session.is_up(uid)
+
+    @property
+    def over(self) -> bool:
+        return self.battle.session.over
+
+    def is_human(self, side: str | None) -> bool:
+        return side is not None and self.seats[side].human
+
+    @property
+    def dirty(self) -> bool:
+        return len(self.battle.commands) != self.saved_commands
+
+    # --- playing ------------------------------------------------------------------------------
+
+    def submit(self, command: Command) -> list[Event] | Refused:
+        result = self.battle.submit(command)
+        if isinstance(result, Refused):
+            return result
+        self.record(result)
+        return result
+
+    def record(self, events: list[Event]) -> None:
+        self.history.extend(events)
+        if len(self.history) > HISTORY_LIMIT:
+            del self.history[: len(self.history) - HISTORY_LIMIT]
+        for side in self.humans:              # only people are told what they missed
+            self.unseen[side].extend(e for e in events if side in e.seen_by)
+        for event in events:
+            self._track_suppression(event)
+
+    def _track_suppression(self, event: Event) -> None:
+        if isinstance(event, ev.SuppressionFired):
+            self.suppressions[event.unit] = (event.at, event.diameter, event.seen_by)
+        elif isinstance(event, ev.TurnStarted | ev.TurnSkipped):
+            self.suppressions.pop(event.unit, None)
+        elif isinstance(event, ev.HealthChanged) and event.state not in ("stabilized", "revived"):
+            self.suppressions.pop(event.unit, None)
+
+    def seen_by(self, side: str, limit: int = 300) -> list[Event]:
+        seen = [e for e in self.history if side in e.seen_by]
+        return seen[-limit:]
+
+    def take_unseen(self, side: str) -> list[Event]:
+        """What `side` saw happen since its player last looked away from the board."""
+        events, self.unseen[side] = self.unseen[side], []
+        return events
+
+    def tell(self, event: Event) -> str:
+        try:
+            return describe(event, self.name)
+        except Exception:           # a new event kind must never break the log
+            return event.kind.replace("_", " ")
+
+    def computer(self, side: str) -> Any:
+        from game.ui.players import make_computer
+
+        if side not in self.computers:
+            seat = self.seats[side]
+            seed = self.battle.session.seed + 7919 * (self.side_index(side) + 1)
+            self.computers[side] = make_computer(seat.level or "simple", side, seed)
+        return self.computers[side]
+
+    # --- saving -------------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The battle's state, plus the seats so a loaded battle knows who plays what."""
+        state = self.battle.state()
+        state["seats"] = {side: asdict(seat) for side, seat in self.seats.items()}
+        return state
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> Match:
+        """Raises ValueError with a reason a player can read."""
+        battle = Battle.from_state(state)
+        sides = battle.session.sides
+        seats: dict[str, Seat] = {}
+        saved = state.get("seats")
+        for index, side in enumerate(sides):
+            data = saved.get(side) if isinstance(saved, dict) else None
+            try:
+                seats[side] = Seat(side=side, human=bool(data["human"]), name=str(data["name"]),
+                                   level=data.get("level"))
+            except (TypeError, KeyError, AttributeError):
+                seats[side] = Seat(side, True, f"Player {index + 1}")
+        if not any(seat.human for seat in seats.values()):
+            first = sides[0]
+            seats[first] = Seat(first, True, "Player 1")
+        match = cls(battle, seats)
+        match.history = []           # replaying gives no events: the log starts afresh
+        match.unseen = {side: [] for side in sides}
+        return match
+
+    def close(self) -> None:
+        self.battle.close()

@@ -1,0 +1,72 @@
+"""What every screen shares: the notice shown when the terminal is too small to play in."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from textual.await_complete import AwaitComplete
+from textual.command import CommandPalette
+from textual.screen import ModalScreen, Screen
+from textual.widget import MountError
+from textual.widgets import Static
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+Result = TypeVar("Result")
+
+
+class TooSmall(Static):
+    """Covers the screen while the terminal is smaller than MIN_WIDTH x MIN_HEIGHT."""
+
+    def on_mount(self) -> None:
+        self.update(self._message())
+
+    def on_resize(self) -> None:
+        self.update(self._message())
+
+    def _message(self) -> str:
+        width, height = self.app.size
+        return (f"The terminal is too small to play in.\n\n"
+                f"It is {width}x{height}; skirmish needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n"
+                f"Enlarge the window or make the font smaller.")
+
+
+class Dismissable:
+    """Dismissing twice (two quick key presses) must not pop the screen underneath."""
+
+    _gone = False
+
+    def dismiss(self, result=None) -> AwaitComplete:
+        if self._gone or not self.is_active:
+            return AwaitComplete()
+        self._gone = True
+        return super().dismiss(result)
+
+
+class Palette(Dismissable, CommandPalette):
+    """Textual's command palette, safe against a second click after it closed, and against
+    Page Down pressed before its list is laid out (both raise in Textual 8)."""
+
+    def _action_command_list(self, action: str) -> None:
+        try:
+            super()._action_command_list(action)
+        except (KeyError, IndexError):
+            pass
+
+
+class GameScreen(Dismissable, Screen[Result]):
+    """A full screen; shows TooSmall instead of itself in a terminal under 80x24."""
+
+    def on_mount(self) -> None:
+        add_too_small(self)
+
+
+class GameModal(Dismissable, ModalScreen[Result]):
+    def on_mount(self) -> None:
+        add_too_small(self)
+
+
+def add_too_small(screen: Screen) -> None:
+    try:
+        screen.mount(TooSmall(classes="too-small"))
+    except MountError:          # the screen was closed as soon as it opened
+        pass

@@ -1,0 +1,83 @@
+"""Small dialogs: a question with choices, a message, and the save-name prompt."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Input, Label, Static
+
+from game.ui.screens.base import GameModal
+
+
+class Choice(GameModal[str | None]):
+    """A question with buttons; dismissed with the chosen button's id, or None on Escape."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"),
+                Binding("left", "app.focus_previous", show=False),
+                Binding("right", "app.focus_next", show=False)]
+    AUTO_FOCUS = "Button"
+
+    def __init__(self, title: str, body: str, choices: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.title_text, self.body, self.choices = title, body, choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            with VerticalScroll(classes="dialog-body"):
+                yield Static(self.body, markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                for ident, label in self.choices:
+                    first = ident == self.choices[0][0]
+                    yield Button(label, id=ident, variant="primary" if first else "default")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id)
+
+
+def confirm(title: str, body: str, yes: str = "Yes", no: str = "Cancel") -> Choice:
+    return Choice(title, body, [("yes", yes), ("no", no)])
+
+
+def message(title: str, body: str) -> Choice:
+    return Choice(title, body, [("ok", "OK")])
+
+
+class SaveAs(GameModal[str | None]):
+    """Asks for a save name; dismissed with it, or None."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    AUTO_FOCUS = "Input"
+
+    def __init__(self, suggestion: str, problem: str = "") -> None:
+        super().__init__()
+        self.suggestion, self.problem = suggestion, problem
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Save the battle", classes="dialog-title")
+            yield Static("Name (letters, digits, spaces, - _ .):")
+            yield Input(self.suggestion, id="save-name", max_length=64)
+            yield Static(self.problem, id="save-problem", classes="problem", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Save", id="save", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._finish(event.value)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "save":
+            self._finish(self.query_one("#save-name", Input).value)
+        else:
+            self.dismiss(None)
+
+    def _finish(self, value: str) -> None:
+        if value.strip():
+            self.dismiss(value.strip())
+        else:
+            self.query_one("#save-problem", Static).update("Give the save a name.")

@@ -1,0 +1,235 @@
+"""Whose turn it is, and what the screen does about it: a mixin of BattleScreen.
+
+A person's side: select its unit (after a handoff screen when another person played before).
+A computer's side: ask its player for commands in a worker thread, submit each on the app's
+thread and show it at a readable pace (Space skips). The end: the game-over screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual import work
+
+from game.core import events as ev
+from game.core.commands import EndTurn
+from game.core.events import Event, Refused
+from game.saves import SaveError, write_save
+from game.ui import players
+from game.ui.scene import with_unit_at
+from game.ui.screens.game_over import GameOver
+from game.ui.screens.handoff import Handoff, Summary
+
+MAX_COMMANDS_PER_TURN = 80        # a computer player that never ends its turn is stopped
+STEP_PACE = 0.3                   # a replayed step takes this share of the pause between commands
+AUTOSAVE_NAME = "autosave"
+
+
+class TurnFlow:
+    def init_flow(self) -> None:
+        self.cover: Handoff | None = None
+        self.next_viewer: str | None = None
+        self.skip_event = asyncio.Event()
+        self.ended = False
+        self.handoff_due = len(self.match.humans) > 1     # hot-seat opens with a handoff
+        self.started = False
+        self.last_active: str | None = None
+
+    def alive(self) -> bool:
+        """Still on the screen stack with an open battle (callbacks may outlive both)."""
+        return self in self.app.screen_stack and not self.match.battle.session.closed
+
+    def my_turn(self) -> bool:
+        match = self.match
+        return (self.started and not self.busy and self.alive() and not match.over
+                and self.cover is None
+                and match.active_side == self.viewer and match.is_human(self.viewer))
+
+    def begin(self) -> None:
+        """Called once the screen is drawn: autosave round one, then play."""
+        if not self.alive():
+            return
+        self.started = True
+        if any(isinstance(e, ev.RoundStarted) for e in self.match.history):
+            self.autosave()
+        self.next_turn()
+
+    def took_effect(self, events: list[Event], logged: bool = False) -> None:
+        """Show a command's events: the log, the board, the autosave of a new round."""
+        if not logged:
+            self.write_log(events)
+        if any(isinstance(e, ev.RoundStarted) for e in events) and not self.match.over:
+            self.autosave()
+        self.refresh_state()
+
+    def next_turn(self) -> None:
+        match = self.match
+        if not self.alive():
+            return
+        if match.over:
+            self.finish()
+            return
+        side = match.active_side
+        if side is None:
+            return
+        if not match.is_human(side):
+            if len(match.humans) > 1 and self.cover is None:
+                self.hide_board(Handoff(f"{match.name(side)} (computer) is playing…", waiting=True))
+            self.computer_turn()
+            return
+        if self.cover is not None or (len(match.humans) > 1
+                                      and (side != self.viewer or self.handoff_due)):
+            self.hand_to(side)
+            return
+        self.viewer = side
+        if self.fresh_orders():                 # a new unit: select it, cursor on it
+            self.select_active()
+            self.action_home()
+        else:                                   # the same unit goes on: keep its target
+            self.refresh_state()
+        self.refresh_bindings()
+
+    def fresh_orders(self) -> bool:
+        """A new unit's turn: forget the last unit's target, fire mode, aim and hit location."""
+        if self.match.active_uid == self.last_active:
+            return False
+        self.last_active = self.match.active_uid
+        self.target, self.mode, self.aim, self.location = None, None, 0, "torso"
+        return True
+
+    # --- hot-seat -----------------------------------------------------------------------------
+
+    def hide_board(self, cover: Handoff) -> None:
+        if not self.handoff_due:                # its player looked: what follows is news later
+            self.match.take_unseen(self.viewer)
+        self.cover = cover
+        self.app.push_screen(cover, callback=self.after_handoff)
+        self.refresh_bindings()
+
+    def hand_to(self, side: str) -> None:
+        player, team = self.match.seats[side].name, self.match.name(side)
+        who = f"{player}, who plays {team}" if player != team else f"the player of {team}"
+        text = f"{team}: your turn.\n\nPass the keyboard to {who}.\nEveryone else, look away."
+        self.next_viewer = side
+        if self.cover is None:
+            self.hide_board(Handoff(text))
+        else:
+            self.cover.ready(text)
+
+    def after_handoff(self, _result: object = None) -> None:
+        self.cover = None
+        if not self.alive():
+            return
+        self.handoff_due = False
+        side = self.next_viewer
+        if side is None or self.match.over:
+            self.next_turn()
+            return
+        self.next_viewer = None
+        self.viewer = side
+        self.fresh_orders()
+        self.rebuild_log()
+        self.select_active()
+        self.action_home()
+        self.refresh_bindings()
+        lines = [self.match.tell(event) for event in self.match.take_unseen(side)]
+        if len(lines) > 60:
+            lines = [f"… {len(lines) - 60} earlier lines are in the log."] + lines[-60:]
+        title = f"{self.match.seats[side].name}: what {self.match.name(side)} saw"
+        self.app.push_screen(Summary(title, lines))
+
+    # --- computer sides -----------------------------------------------------------------------
+
+    def action_skip(self) -> None:
+        self.skip_event.set()
+
+    @work(exclusive=True, group="computer")
+    async def computer_turn(self) -> None:
+        self.busy = True
+        self.skip_event.clear()
+        self.refresh_bindings()
+        try:
+            await self._play_computer_sides()
+        finally:
+            self.busy = False
+        if self.alive():
+            self.refresh_state()
+            self.next_turn()
+
+    async def _play_computer_sides(self) -> None:
+        match = self.match
+        turn_key, count = None, 0
+        while not match.over and not match.is_human(match.active_side) and self.alive():
+            uid = match.active_uid
+            key = (match.battle.session.round, uid)
+            count = count + 1 if key == turn_key else 1
+            turn_key = key
+            command = EndTurn(uid)
+            if count <= MAX_COMMANDS_PER_TURN:
+                try:
+                    command = await players.think(match.computer(match.active_side), match.battle)
+                except Exception as error:          # a broken player must not stop the game
+                    self.say(f"The computer player failed ({error}); "
+                             f"{match.name(uid)} ends the turn.")
+            if not self.alive() or match.active_uid != uid:
+                return
+            result = match.submit(command)
+            if isinstance(result, Refused):
+                self.say(f"(The computer tried something not allowed: {result.reason})")
+                result = match.submit(EndTurn(uid))
+                if isinstance(result, Refused):
+                    return
+            self.write_log(result)
+            await self.replay_moves(result)
+            self.took_effect(result, logged=True)
+            await self.pause()
+
+    async def replay_moves(self, events: list[Event]) -> None:
+        """Walk a computer's unit square by square, as far as the watching side saw it."""
+        steps = [e for e in events if isinstance(e, ev.Moved) and self.viewer in e.seen_by]
+        for step in steps[:-1]:
+            if not self.alive() or self.skip_event.is_set() or self.cover is not None:
+                return
+            origin = next(e.start for e in steps if e.unit == step.unit)
+            self.map.show(with_unit_at(self.base, self.match, step.unit, origin, step.end))
+            await self.pause(STEP_PACE)
+
+    async def pause(self, share: float = 1.0) -> None:
+        delay = getattr(self.app, "computer_delay", 0.0) * share
+        if self.cover is not None or delay <= 0 or self.skip_event.is_set():
+            await asyncio.sleep(0)
+            return
+        try:
+            await asyncio.wait_for(self.skip_event.wait(), timeout=delay)
+        except TimeoutError:
+            pass
+
+    # --- the end, and saving --------------------------------------------------------------------
+
+    def finish(self) -> None:
+        if self.ended:
+            return
+        self.ended = True
+        self.refresh_bindings()
+        if self.cover is not None:
+            cover, self.cover = self.cover, None
+            cover.dismiss(None)
+        self.app.push_screen(GameOver(self.match), callback=self.app.after_game_over)
+
+    def autosave(self) -> None:
+        folder = getattr(self.app, "save_folder", None)
+        if folder is None:
+            return
+        try:
+            write_save(folder, AUTOSAVE_NAME, self.match.state())
+        except SaveError as error:
+            self.notify(str(error), title="Autosave failed", severity="warning", timeout=5)
+
+    def action_save(self) -> None:
+        if self.busy:
+            self.notify("Wait until the computer has played.", timeout=3)
+            return
+        self.app.save_match()
+
+    def action_leave(self) -> None:
+        self.app.leave_battle()

@@ -1,0 +1,64 @@
+"""The end of a battle: who won, and each side's casualties, shots and accuracy."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Horizontal, Vertical
+from textual.widgets import Button, Footer, Label, Static
+
+from game.ui.glyphs import side_color, side_letter
+from game.ui.match import Match
+from game.ui.screens.base import GameScreen
+
+
+def results_table(match: Match) -> Table:
+    session = match.battle.session
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    for column in ("Side", "Casualties", "Shots", "Hits", "Accuracy", "Damage"):
+        table.add_column(column, justify="left" if column == "Side" else "right")
+    for side in match.sides:
+        record = session.records[side]
+        index = match.side_index(side)
+        accuracy = f"{100 * record.hits / record.shots:.0f}%" if record.shots else "-"
+        letter = (side_letter(index) + " ", f"bold {side_color(index)}")
+        name = Text.assemble(letter, match.name(side))
+        table.add_row(name, str(record.casualties), str(record.shots), str(record.hits),
+                      accuracy, str(record.damage_dealt))
+    return table
+
+
+class GameOver(GameScreen[str]):
+    """Dismissed with 'menu', 'new' or 'quit'."""
+
+    BINDINGS = [Binding("m,escape", "dismiss('menu')", "Main menu"),
+                Binding("n", "dismiss('new')", "New battle"),
+                Binding("q", "dismiss('quit')", "Quit")]
+
+    def __init__(self, match: Match) -> None:
+        super().__init__()
+        self.match = match
+
+    def compose(self) -> ComposeResult:
+        session = self.match.battle.session
+        if session.winner is None:
+            headline = "The battle ends in a draw"
+        else:
+            headline = f"Victory: {self.match.name(session.winner)}"
+        with Center():
+            with Vertical(id="game-over"):
+                yield Label(headline, id="winner")
+                reason = f"{session.end_reason.capitalize()}, round {session.round}."
+                yield Static(reason, markup=False)
+                yield Static(results_table(self.match), id="results")
+                with Horizontal(classes="dialog-buttons"):
+                    yield Button("Main menu", id="menu", variant="primary")
+                    yield Button("New battle", id="new")
+                    yield Button("Quit", id="quit")
+        yield Footer()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id)

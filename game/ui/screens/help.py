@@ -1,0 +1,89 @@
+"""How to play: the keys, what the map's letters and colours mean, and the rules in brief."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Label, Static
+
+from game.ui.glyphs import SIDE_COLORS, SIDE_LETTERS, TINTS
+from game.ui.screens.base import GameModal
+
+KEYS = """\
+Arrows or h j k l    move the cursor (the mouse works too)
+Enter or click       act on the square under the cursor: move there, target the
+                     enemy on it, or select your unit on it
+Tab / Shift+Tab      target the next / previous enemy in sight
+f                    fire at the target (the first key shows the odds first)
+m                    next fire mode       + / -   aim more / less
+t                    next hit location (torso, head, arm, leg)
+Escape               stop targeting
+s c p                stand, crouch, go prone          d   drop flat (quick, prone)
+o                    overwatch, facing the cursor     x   suppress the cursor's area
+g                    throw a grenade at the cursor    r   reload
+w                    draw the next weapon             v   revive the downed ally
+                                                          under the cursor
+e                    end the turn                     .   cursor back to the active unit
+Space                skip the computer's slow replay
+Ctrl+S  save         Ctrl+O  load          Ctrl+P  command palette
+F1 or ?  this help   q  leave the battle   Ctrl+Q  quit"""
+
+
+def legend() -> Text:
+    text = Text()
+    text.append("Sides: ")
+    for letter, color in zip(SIDE_LETTERS, SIDE_COLORS):
+        text.append(f" {letter} ", style=f"bold {color}")
+    text.append("  (each side has its own letter and colour)\n")
+    text.append("A  standing (upper case)    a  crouched (lower case)    ")
+    text.append("a", style="underline")
+    text.append("  prone (underlined)\n")
+    text.append("A+ down    A! pinned by suppressive fire    A^ on overwatch\n")
+    text.append("The unit whose turn it is is drawn in reverse.\n")
+    for key, words in (("reach", "where the selected unit can walk this turn"),
+                       ("path", "the path to the cursor"),
+                       ("danger", "a path square inside an enemy overwatch cone"),
+                       ("cone", "an enemy's overwatch cone"), ("own_cone", "your overwatch cone"),
+                       ("suppressed", "an area under suppressive fire"),
+                       ("target", "the enemy you are targeting")):
+        text.append("    ", style=f"on {TINTS[key]}")
+        text.append(f"  {words}\n")
+    text.append("Squares you cannot see now are grey as you last saw them; black is unexplored.\n")
+    text.append("Enemies are only shown where your side can see them.")
+    return text
+
+
+class Help(GameModal[None]):
+    BINDINGS = [Binding("escape,f1,question_mark,q", "dismiss(None)", "Close")]
+
+    def __init__(self, rules: list[tuple[str, str]], terrain: list[tuple[str, str, str]]) -> None:
+        """`rules`: (ruleset name, description); `terrain`: (glyph, colour, name)."""
+        super().__init__()
+        self.rules, self.terrain = rules, terrain
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide", id="help"):
+            yield Label("How to play", classes="dialog-title")
+            with VerticalScroll(classes="dialog-body"):
+                yield Static("Keys", classes="section")
+                yield Static(KEYS, markup=False)
+                yield Static("The map", classes="section")
+                yield Static(legend())
+                if self.terrain:
+                    text = Text()
+                    for glyph, color, name in self.terrain:
+                        text.append(f"{glyph} ", style=f"bold {color}")
+                        text.append(f"{name}   ")
+                    yield Static(text)
+                for name, description in self.rules:
+                    yield Static(f"Rules: {name}", classes="section")
+                    yield Static(description or "(no description)", markup=False)
+                yield Static("Turns", classes="section")
+                yield Static(
+                    "Units act one at a time in initiative order. Each turn a unit gets its "
+                    "Action Points (AP) and spends them on moving, aiming, shooting and the rest; "
+                    "its turn ends when they run out or you press e. A side wins when no enemy is "
+                    "left standing or when it meets the scenario's objective.", markup=False)
+            yield Label("Escape to close", classes="hint")

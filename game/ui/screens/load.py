@@ -1,0 +1,75 @@
+"""Loading a saved battle: the saves in the save folder, or any save file by its path."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from game.saves import SaveError, list_saves, read_save
+from game.ui.widgets.choices import Choices
+from game.ui.screens.base import GameModal
+
+
+def describe_save(info) -> str:
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.modified))
+    if not info.ok:
+        return f"{info.name}  ({when})  cannot be loaded: {info.problem}"
+    summary = info.summary or {}
+    scenario = summary.get("scenario", "?")
+    state = "over" if summary.get("over") else f"round {summary.get('round', '?')}"
+    return f"{info.name}  ({when})  {scenario}, {state}"
+
+
+class LoadSave(GameModal[dict | None]):
+    """Dismissed with the save's battle state, or None. A broken save is shown, never changed."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    AUTO_FOCUS = "#saves, #save-path"
+
+    def __init__(self, folder: Path | None) -> None:
+        super().__init__()
+        self.folder = folder
+
+    def compose(self) -> ComposeResult:
+        infos = list_saves(self.folder) if self.folder else []
+        with Vertical(classes="dialog wide"):
+            yield Label("Load a saved battle", classes="dialog-title")
+            if not infos:
+                yield Static("No saves yet." if self.folder else "No save folder is available.")
+            if infos:      # (an empty OptionList breaks on Page Down in Textual 8)
+                options = [Option(describe_save(i), id=str(i.path), disabled=not i.ok)
+                           for i in infos]
+                yield Choices(*options, id="saves")
+            yield Input(placeholder="…or the path of a save file, then Enter", id="save-path")
+            yield Static("", id="load-problem", classes="problem", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Cancel", id="cancel")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id:
+            self._load(event.option.id)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.value.strip():
+            path = Path(event.value.strip()).expanduser()
+            self._load(str(path.resolve()))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def _load(self, path: str) -> None:
+        try:
+            state = read_save(self.folder or Path("."), path)
+        except SaveError as error:
+            self.query_one("#load-problem", Static).update(str(error))
+            return
+        self.dismiss(state)

@@ -1,0 +1,236 @@
+"""Setting up a battle: scenario, ruleset, who plays each side, and the seed.
+
+Choices are radio sets and buttons rather than drop-down Selects: they work the same with keys
+and mouse and show every option at once.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import partial
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Footer, Input, Label, OptionList, RadioButton, RadioSet, Static
+from textual.widgets.option_list import Option
+
+from game.content.problems import ContentError
+from game.content.schema import BattleSetup
+from game.rules.registry import RULESETS
+from game.ui.match import Seat
+from game.ui.players import computer_levels, default_level
+from game.ui.screens.base import GameScreen
+from game.ui.widgets.choices import Choices
+
+MAX_SIDES = 4
+KIND_LABELS = {"human": "Person", "computer": "Computer"}
+
+
+class Column(VerticalScroll, can_focus=False):
+    """One half of the form; it scrolls when the terminal is short, Tab skips it."""
+
+
+class NewBattle(GameScreen):
+    """A form; Start (Ctrl+S or the button) builds the battle and hands it to the app."""
+
+    BINDINGS = [Binding("escape", "back", "Back"), Binding("ctrl+s", "start", "Start")]
+    AUTO_FOCUS = "#scenarios"
+
+    def __init__(self, library, problem: str = "") -> None:
+        super().__init__()
+        self.library = library
+        self.problem = problem
+        self.levels = computer_levels()
+        self.rulesets = sorted((r for r in library.rulesets.values() if r.engine in RULESETS),
+                               key=lambda r: r.id)
+        self.sides: list[tuple[str, str]] = []        # (side id, side name) of the shown rows
+        self.kinds = ["human"] * MAX_SIDES
+        self.rows_for: str | None = None
+
+    def compose(self) -> ComposeResult:
+        scenarios = sorted(self.library.scenarios.values(), key=lambda s: s.name)
+        yield Static(self.problem, id="new-problem", classes="problem", markup=False)
+        with Horizontal(id="new-battle"):
+            with Column(id="new-left"):
+                yield Label("Scenario", classes="first")
+                options = [Option(f"{s.name} ({len(s.sides)} sides)", id=s.id) for s in scenarios]
+                yield Choices(*options, id="scenarios")
+                yield Static("", id="scenario-about", markup=False)
+                yield Input(placeholder="or a scenario file path + Enter", id="scenario-path")
+                yield Label("Ruleset")
+                with RadioSet(id="ruleset"):
+                    for index, spec in enumerate(self.rulesets):
+                        yield RadioButton(spec.name, value=index == 0, id=f"ruleset-{spec.id}")
+                yield Label("Seed (blank: random)")
+                yield Input(placeholder="random", id="seed", restrict=r"[0-9]*", max_length=12)
+            with Column(id="new-right"):
+                yield Label("Mode", classes="first")
+                with RadioSet(id="mode"):
+                    yield RadioButton("Solo against the computer", value=bool(self.levels),
+                                      disabled=not self.levels, id="solo")
+                    yield RadioButton("Hot-seat with friends", value=not self.levels, id="hotseat")
+                if self.levels:
+                    yield Label("Computer difficulty")
+                    strongest = default_level(self.levels)
+                    with RadioSet(id="level"):
+                        for name in self.levels:
+                            yield RadioButton(name, value=name == strongest, id=f"level-{name}")
+                else:
+                    yield Static("No computer players are installed: people play every side.",
+                                 classes="problem")
+                yield Label("Sides (Enter switches Person/Computer)")
+                with Vertical(id="side-rows"):
+                    for index in range(MAX_SIDES):     # shown as the scenario needs; never rebuilt
+                        with Horizontal(classes="side-row", id=f"row-{index}"):
+                            yield Static("", classes="side-name", id=f"side-{index}", markup=False)
+                            yield Button("Person", id=f"kind-{index}", classes="side-kind")
+                            yield Input(f"Player {index + 1}", id=f"name-{index}", max_length=24,
+                                        classes="side-player")
+                with Horizontal(classes="dialog-buttons"):
+                    yield Button("Start", id="start", variant="primary")
+                    yield Button("Back", id="back")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        for options in self.query("#scenarios").results(OptionList):
+            if options.option_count:
+                options.highlighted = 0
+
+    # --- reacting to the form ---------------------------------------------------------------
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        scenario = self.library.scenarios.get(event.option.id or "")
+        if scenario is not None:
+            self.query_one("#scenario-about", Static).update(scenario.description or "")
+            self._pick_ruleset(scenario.ruleset)
+            self._show_rows([(s.id, s.name) for s in scenario.sides], key=scenario.id)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.query_one("#scenario-path", Input).value = ""
+        self.focus_next()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.input.id == "scenario-path" and event.value.strip():
+            setup = self._load(event.value.strip())
+            if setup is not None:
+                self._say("")
+                self.query_one("#scenario-about", Static).update(
+                    f"{setup.scenario.name}: {setup.scenario.description}")
+                self._pick_ruleset(setup.ruleset.id)
+                self._show_rows([(s.id, s.name) for s in setup.scenario.sides], key=event.value)
+        elif event.input.id == "seed":
+            self.action_start()
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        if event.radio_set.id == "mode":
+            self._apply_mode()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        ident = event.button.id or ""
+        if ident == "start":
+            self.action_start()
+        elif ident == "back":
+            self.action_back()
+        elif ident.startswith("kind-") and self.levels:
+            index = int(ident.removeprefix("kind-"))
+            self._set_kind(index, "computer" if self.kinds[index] == "human" else "human")
+
+    def _pick_ruleset(self, own: str) -> None:
+        for spec in self.rulesets:
+            button = self.query_one(f"#ruleset-{spec.id}", RadioButton)
+            button.label = spec.name + (" (the scenario's)" if spec.id == own else "")
+            if spec.id == own:
+                button.value = True
+
+    def _show_rows(self, sides: list[tuple[str, str]], key: str) -> None:
+        if key == self.rows_for:
+            return
+        self.rows_for, self.sides = key, sides[:MAX_SIDES]
+        for index in range(MAX_SIDES):
+            self.query_one(f"#row-{index}").display = index < len(self.sides)
+            if index < len(self.sides):
+                self.query_one(f"#side-{index}", Static).update(self.sides[index][1][:22])
+        self._apply_mode()
+
+    def _set_kind(self, index: int, kind: str, name: str | None = None) -> None:
+        self.kinds[index] = kind
+        self.query_one(f"#kind-{index}", Button).label = KIND_LABELS[kind]
+        if name is not None:
+            self.query_one(f"#name-{index}", Input).value = name
+
+    def _apply_mode(self) -> None:
+        """Solo: the first side is the player's, the computer has the rest. Hot-seat: people."""
+        solo = bool(self.levels) and self.query_one("#solo", RadioButton).value
+        for index in range(len(self.sides)):
+            if not solo:
+                self._set_kind(index, "human", f"Player {index + 1}")
+            elif index == 0:
+                self._set_kind(index, "human", "You")
+            else:
+                self._set_kind(index, "computer", "Computer")
+
+    # --- starting -----------------------------------------------------------------------------
+
+    def _say(self, text: str) -> None:
+        self.query_one("#new-problem", Static).update(text)
+
+
+    def _load(self, source: str) -> BattleSetup | None:
+        from game.content.loader import load_setup
+        try:
+            return load_setup(source, self.library)
+        except ContentError as error:
+            self._say(f"This scenario cannot be played:\n{error}")
+        except OSError as error:
+            self._say(f"Cannot read {source}: {error.strerror or error}")
+        return None
+
+    def _chosen(self, radio_set: str) -> str | None:
+        pressed = self.query_one(f"#{radio_set}", RadioSet).pressed_button
+        return pressed.id.split("-", 1)[1] if pressed is not None and pressed.id else None
+
+    def _seats(self, setup: BattleSetup) -> dict[str, Seat] | None:
+        ids = [side.id for side in setup.scenario.sides]
+        if ids != [ident for ident, _ in self.sides]:
+            self._show_rows([(s.id, s.name) for s in setup.scenario.sides], key=setup.scenario.id)
+            self._say("The sides changed: check who plays each, then Start again.")
+            return None
+        level = self._chosen("level") if self.levels else None
+        seats = {}
+        for index, ident in enumerate(ids):
+            human = self.kinds[index] == "human" or level is None
+            name = self.query_one(f"#name-{index}", Input).value.strip() or f"Player {index + 1}"
+            seats[ident] = Seat(ident, human, name if human else f"Computer ({level})",
+                                None if human else level)
+        if not any(seat.human for seat in seats.values()):
+            self._say("At least one side must be played by a person.")
+            return None
+        return seats
+
+    def action_start(self) -> None:
+        path = self.query_one("#scenario-path", Input).value.strip()
+        highlighted = self.query_one("#scenarios", OptionList).highlighted_option
+        source = path or (highlighted.id if highlighted else None)
+        if not source:
+            self._say("Pick a scenario, or give the path of a scenario file.")
+            return
+        setup = self._load(source)
+        if setup is None:
+            return
+        ruleset = self._chosen("ruleset")
+        if ruleset and ruleset != setup.ruleset.id and ruleset in self.library.rulesets:
+            setup = setup.model_copy(update={"ruleset": self.library.rulesets[ruleset]})
+        seats = self._seats(setup)
+        if seats is None:
+            return
+        text = self.query_one("#seed", Input).value.strip()
+        seed = int(text) if text.isdigit() else random.SystemRandom().randrange(1, 2**31)
+        self.app.run_worker(partial(self.app.begin_battle, setup, seed, seats), exclusive=True,
+                            group="begin")
+
+    def action_back(self) -> None:
+        self.dismiss()

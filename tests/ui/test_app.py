@@ -1,0 +1,211 @@
+"""Saving, loading, bad files, quitting, help, the palette, small terminals, computer turns."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from ui_helpers import DUEL, make_app, new_match, screen_text, wait_until
+
+from game.core.commands import EndTurn
+from game.saves import list_saves
+from game.ui import players
+from game.ui.screens.battle import BattleScreen
+from game.ui.screens.dialogs import Choice, SaveAs
+from game.ui.screens.help import Help
+from game.ui.screens.load import LoadSave
+from game.ui.screens.menu import MainMenu
+from game.ui.screens.new_battle import NewBattle
+
+SEED = 2              # blue acts first
+
+
+async def start_duel(app, pilot, humans=frozenset({"blue"})) -> BattleScreen:
+    await app.start_match(new_match(DUEL, SEED, set(humans)))
+    screen = next(s for s in app.screen_stack if isinstance(s, BattleScreen))
+    await wait_until(pilot, lambda: screen.started)
+    return screen
+
+
+async def type_into(pilot, selector: str, text: str) -> None:
+    """Fill an input at once (typing a long path key by key is slow) and press Enter."""
+    field = pilot.app.screen.query_one(selector)
+    field.focus()
+    field.value = text
+    await pilot.press("enter")
+
+
+async def test_save_then_load_restores_the_battle(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start_duel(app, pilot)
+        await pilot.press("right", "right", "enter")          # walk two squares
+        assert screen.match.dirty
+        digest = screen.match.battle.digest()
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, SaveAs))
+        await pilot.press(*"my game", "enter")
+        await wait_until(pilot, lambda: app.screen is screen)
+        assert not screen.match.dirty
+        assert {"my game", "autosave"} <= {info.name for info in list_saves(save_dir)}
+        await pilot.press("q")                                 # saved: no question asked
+        await wait_until(pilot, lambda: isinstance(app.screen, MainMenu))
+        await pilot.press("down", "enter")                     # Load a saved battle
+        await wait_until(pilot, lambda: isinstance(app.screen, LoadSave))
+        listed = app.screen.query_one("#saves").option_count
+        assert listed == 2
+        saves = app.screen.query_one("#saves")
+        names = [saves.get_option_at_index(i).prompt for i in range(listed)]
+        index = next(i for i, name in enumerate(names) if str(name).startswith("my game"))
+        await pilot.press(*["down"] * index, "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
+        assert app.screen.match.battle.digest() == digest
+        assert app.screen.match.battle.session.position("blue-1") == (3, 1)
+
+
+async def test_a_corrupt_save_is_explained_and_left_alone(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await start_duel(app, pilot)
+        await pilot.press("e")
+        await wait_until(pilot, lambda: app.screen.my_turn())
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, SaveAs))
+        await pilot.press(*"broken", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
+        path = save_dir / "broken.json"
+        data = json.loads(path.read_text())
+        data["state"]["seed"] += 1                              # the checksum no longer fits
+        path.write_text(json.dumps(data))
+        before = path.read_bytes()
+        await pilot.press("ctrl+o")
+        await wait_until(pilot, lambda: isinstance(app.screen, LoadSave))
+        await type_into(pilot, "#save-path", str(path))
+        problem = str(app.screen.query_one("#load-problem").render())
+        assert "corrupt" in problem and "broken.json" in problem
+        assert path.read_bytes() == before
+        assert isinstance(app.screen, LoadSave)
+
+
+async def test_a_broken_scenario_file_shows_every_problem(save_dir, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: bad\nname: Bad\nmap: nowhere\nsides:\n  - id: a\n    name: A\n    zone: z\n"
+                   "    squad: no_such_squad\n")
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, NewBattle))
+        await type_into(pilot, "#scenario-path", str(bad))
+        problem = str(app.screen.query_one("#new-problem").render())
+        assert "bad.yaml" in problem and "cannot be played" in problem
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, NewBattle)
+        assert "Traceback" not in screen_text(app)
+
+
+async def test_quitting_an_unsaved_battle_asks_first(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await start_duel(app, pilot)
+        await pilot.press("right", "enter")
+        await pilot.press("ctrl+q")
+        await wait_until(pilot, lambda: isinstance(app.screen, Choice))
+        await pilot.press("escape")                            # cancel: still playing
+        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
+        assert app.is_running
+        await pilot.press("ctrl+q")
+        await wait_until(pilot, lambda: isinstance(app.screen, Choice))
+        await pilot.click("#discard")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_help_shows_keys_and_the_rules(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start_duel(app, pilot)
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: isinstance(app.screen, Help))
+        text = screen_text(app)
+        assert "Keys" in text and "Tab / Shift+Tab" in text
+        description = screen.match.battle.session.setup.ruleset.description
+        shown = [str(widget.render()) for widget in app.screen.query("Static")]
+        assert any(description in each for each in shown)        # further down the help
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen)
+
+
+async def test_the_command_palette_ends_a_turn(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start_duel(app, pilot, humans={"blue", "red"})
+        await wait_until(pilot, lambda: screen.cover is not None)
+        await pilot.press("space")             # past the hot-seat handoff ...
+        await pilot.press("escape")            # ... and its summary
+        await wait_until(pilot, lambda: screen.my_turn())
+        uid = screen.match.active_uid
+        await pilot.press("ctrl+p", *"End turn")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.match.active_uid != uid)
+        assert isinstance(screen.match.battle.commands[-1], EndTurn)
+
+
+async def test_a_small_terminal_is_told_so(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(70, 20)) as pilot:
+        await pilot.pause()
+        assert "too small" in screen_text(app)
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert "too small" not in screen_text(app)
+
+
+class SlowPlayer:
+    """Thinks for a while, then ends its turn (a stand-in for a strong computer player)."""
+
+    def __init__(self, side: str) -> None:
+        self.side = side
+
+    def next_command(self, battle):
+        time.sleep(1.5)
+        return EndTurn(battle.session.active)
+
+
+async def test_computer_turns_keep_the_app_responsive(save_dir, monkeypatch):
+    monkeypatch.setattr(players, "make_computer", lambda level, side, seed: SlowPlayer(side))
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start_duel(app, pilot)
+        await pilot.press("e")                                 # the computer's turn begins
+        await wait_until(pilot, lambda: screen.busy)
+        started = time.perf_counter()
+        await pilot.press("f1")                                # answered while it thinks
+        assert isinstance(app.screen, Help)
+        assert screen.busy and time.perf_counter() - started < 1.0
+        await pilot.press("escape")
+        await pilot.press("e")                                 # not its turn: ignored
+        await wait_until(pilot, lambda: screen.my_turn())
+        assert [type(c).__name__ for c in screen.match.battle.commands] == ["EndTurn"] * 2
+
+
+async def test_a_save_that_does_not_replay_is_explained(save_dir):
+    from game.saves import write_save
+
+    match = new_match(DUEL, SEED, {"blue"})
+    state = match.state()
+    state["digest"] = "0" * 16                                  # not the position it replays to
+    match.close()
+    path = write_save(save_dir, "odd", state)
+    before = path.read_bytes()
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, LoadSave))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, Choice))
+        assert "did not give the saved position" in screen_text(app)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, MainMenu))
+    assert path.read_bytes() == before

@@ -1,0 +1,56 @@
+"""Overwatch cones, suppression circles and the warning on a path into a cone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ui_helpers import DATA, make_app, new_match, wait_until
+
+from game.core.commands import SetOverwatch, Suppress
+from game.core.queries import enemy_cones
+from game.core.systems.suppression import circle
+from game.ui.glyphs import TINTS
+from game.ui.screens.battle import BattleScreen
+
+WATCH = DATA / "watch.yaml"
+
+
+def ambushed_match():
+    """Red's watcher sets overwatch down the street, its gunner suppresses Hollis; blue to play."""
+    match = new_match(WATCH, 1, {"blue"})
+    assert match.submit(SetOverwatch("red-1", (6, 1)))
+    assert match.submit(Suppress("red-2", (3, 7)))
+    assert match.active_uid == "blue-1"
+    return match
+
+
+async def test_cones_circles_and_the_danger_warning(save_dir: Path):
+    match = ambushed_match()
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.start_match(match)
+        screen = app.screen
+        assert isinstance(screen, BattleScreen)
+        await wait_until(pilot, lambda: screen.my_turn())
+        cone = set(enemy_cones(match.battle, "blue")["red-1"])
+        area = set(circle(match.battle.session, (3, 7), 3))
+        assert cone and area
+        tints = screen.map.scene.tints
+        assert all(tints.get(sq) == "cone" for sq in cone - area)
+        assert all(tints.get(sq) == "suppressed" for sq in area)
+        reachable = [sq for sq in cone if screen.reach_of.cost(sq) is not None]
+        target = max(reachable, key=lambda sq: (screen.reach_of.cost(sq), sq))
+        screen.move_cursor_to(target)
+        await pilot.pause()
+        status = str(screen.query_one("#status").render())
+        assert "ENTERS OVERWATCH" in status
+        assert screen.map.scene.tints[target] == "danger"
+        crossed = [sq for sq in screen.reach_of.path_to(target)[:-1] if sq in cone]
+        assert crossed, "the path should cross the cone before the cursor"
+        strip = screen.map.row_strip(crossed[0][1])
+        backgrounds = {seg.style.bgcolor.name for seg in strip if seg.style and seg.style.bgcolor}
+        assert TINTS["danger"] in backgrounds
+        safe = next(sq for sq in sorted(screen.reach_of.squares()) if sq not in cone)
+        screen.move_cursor_to(safe)
+        await pilot.pause()
+        assert "ENTERS OVERWATCH" not in str(screen.query_one("#status").render())

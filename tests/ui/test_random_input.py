@@ -1,0 +1,63 @@
+"""2,000 random key presses and clicks never raise, whatever screen they land on."""
+
+from __future__ import annotations
+
+import random
+
+from textual import events
+from ui_helpers import FOG, make_app, new_match
+
+from game.ui.screens import new_battle
+
+KEYS = ["up", "down", "left", "right", "h", "j", "k", "l", "enter", "enter", "tab", "shift+tab",
+        "f", "m", "plus", "minus", "t", "escape", "s", "c", "p", "d", "o", "x", "g", "r", "w",
+        "v", "e", "e", "full_stop", "space", "pageup", "pagedown", "ctrl+s", "ctrl+o", "q",
+        "f1", "question_mark", "n", "y", "a", "1", "backspace", "home", "end", "ctrl+p"]
+EVENTS = 2000
+BATCH = 50
+PER_APP = 500
+SIZE = (90, 28)
+
+
+def key_event(key: str) -> events.Key:
+    char = key if len(key) == 1 else {"full_stop": ".", "plus": "+", "minus": "-",
+                                       "question_mark": "?", "space": " "}.get(key)
+    return events.Key(key, char)
+
+
+def mouse_events(x: int, y: int, button: int) -> list[events.MouseEvent]:
+    args = dict(widget=None, x=x, y=y, delta_x=0, delta_y=0, button=button, shift=False,
+                meta=False, ctrl=False, screen_x=x, screen_y=y)
+    return [events.MouseMove(**{**args, "button": 0}), events.MouseDown(**args),
+            events.MouseUp(**args)]
+
+
+async def test_random_keys_and_clicks_never_raise(save_dir, monkeypatch):
+    rng = random.Random(2024)
+    monkeypatch.setattr(new_battle.random, "SystemRandom", lambda: random.Random(rng.random()))
+    sent, apps, visited = 0, 0, set()
+    while sent < EVENTS:
+        app = make_app(save_dir)
+        apps += 1
+        limit = sent + PER_APP
+        async with app.run_test(size=SIZE) as pilot:
+            if apps % 2:                 # every other run starts in a battle, the rest at the menu
+                await app.start_match(new_match(FOG, rng.randrange(1000), {"blue"}))
+            while sent < min(EVENTS, limit) and app.is_running:
+                for _ in range(BATCH):
+                    if rng.random() < 0.15:
+                        for event in mouse_events(rng.randrange(SIZE[0]), rng.randrange(SIZE[1]),
+                                                  rng.choice((1, 1, 3))):
+                            app.post_message(event)
+                    else:
+                        app.post_message(key_event(rng.choice(KEYS)))
+                    sent += 1
+                await pilot.pause()
+                visited.add(type(app.screen).__name__)
+                if app.screen.__class__.__name__ == "Palette":
+                    await pilot.press("escape")
+        assert app.return_code in (None, 0)
+    assert sent >= EVENTS
+    assert apps < 20, "the app kept quitting: the random input is not testing much"
+    assert {"BattleScreen", "MainMenu"} <= visited, visited
+    print(f"{apps} app runs; screens seen: {sorted(visited)}")

@@ -1,0 +1,48 @@
+"""Helpers for the app's tests: start the app on a small scenario, wait for the computer."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from pathlib import Path
+
+from game.content.loader import load_setup
+from game.core.engine import Battle
+from game.ui.app import SkirmishApp
+from game.ui.match import Match, Seat
+
+DATA = Path(__file__).parent / "data"
+DUEL = DATA / "duel.yaml"
+FOG = DATA / "fog.yaml"
+
+
+def make_app(save_dir: Path) -> SkirmishApp:
+    return SkirmishApp(str(save_dir), computer_delay=0)
+
+
+def seats_for(setup, humans: set[str], level: str = "simple") -> dict[str, Seat]:
+    return {side.id: Seat(side.id, side.id in humans,
+                          side.name if side.id in humans else "Computer",
+                          None if side.id in humans else level)
+            for side in setup.scenario.sides}
+
+
+def new_match(scenario: Path | str, seed: int, humans: set[str]) -> Match:
+    setup = load_setup(str(scenario))
+    return Match(Battle(setup, seed), seats_for(setup, humans))
+
+
+async def wait_until(pilot, condition, tries: int = 400) -> None:
+    """Let the app run until `condition()` holds (the computer plays in a worker)."""
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the app never got there")
+
+
+def screen_text(app) -> str:
+    """The characters on the terminal right now (from the app's screenshot)."""
+    svg = app.export_screenshot()
+    lines = re.findall(r"<text[^>]*>(.*?)</text>", svg, flags=re.S)
+    return unescape("".join(re.sub(r"<[^>]+>", "", line) for line in lines)).replace("\xa0", " ")
