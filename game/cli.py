@@ -116,11 +116,9 @@ def _sim(args: argparse.Namespace) -> int:
             for event in result.events:
                 print(json.dumps(event.to_dict()))
             return 0
-        units = {}
-        for event in result.events:
-            if event.kind == "initiative_order":
-                units = _unit_names(setup)
-        namer = lambda uid: units.get(uid) or labels.get(uid, uid)  # noqa: E731
+        names = {s.id: s.name for s in setup.scenario.sides} | {w.id: w.name for w in setup.weapons}
+        names |= _unit_names(setup) | {setup.scenario.id: setup.scenario.name}
+        namer = lambda ident: names.get(ident, ident)  # noqa: E731
         for event in result.events:
             print(describe(event, namer))
         print(f"Winner: {labels[result.winner] if result.winner else 'none (a draw)'}; "

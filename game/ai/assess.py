@@ -1,15 +1,18 @@
 """Prices of attacks between known units, from the ruleset's exact odds.
 
 An `Assessor` lives for one battle. It turns a unit's weapon into a `Gun`, its skills into
-attack and defense totals for a given situation, and asks `odds.best_shots` for the best way to
+attack and defense totals for a given situation, and asks `sequences.best_shots` for the best way to
 spend some AP on a target. Everything is cached on plain keys.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from game.ai import odds
 from game.ai.intel import Known
-from game.ai.odds import Gun, Shots
+from game.ai.odds import Gun
+from game.ai.sequences import Opening, Shots, best_shots, openings, spendable
 from game.core.engine import Battle
 
 MIN_KILL_VALUE = 8.0
@@ -25,24 +28,30 @@ class Assessor:
         self.locations = odds.locations_of(self.rules)
         if not called_shots:
             plain = max(self.locations.items, key=lambda loc: (loc[1], loc[2]))   # the torso
-            self.locations = odds.Locations((plain,))
+            self.locations = odds.locations((plain,))
         self.grid = s.grid
-        self._guns: dict[tuple[str, bool], Gun] = {}
+        self._guns: dict[tuple[str, str | None], Gun | None] = {}
         self._attack: dict[tuple, int] = {}
         self._defense: dict[tuple, int] = {}
         self._values: dict[tuple, float] = {}
+        self._shots: dict[tuple, Shots | None] = {}
+        self._reactions: dict[tuple, float] = {}
+        self._threats: dict[tuple, np.ndarray] = {}
+        torso = tuple(loc for loc in self.locations.items if loc[0] == "torso")
+        self._torso = odds.locations(torso or self.locations.items[:1])
 
     # --- units --------------------------------------------------------------------------------
 
     def gun(self, unit: Known) -> Gun | None:
         weapon = unit.weapon
-        if weapon is None or weapon.kind not in ("firearm", "melee") or not weapon.modes:
-            return None
-        quick = dict(unit.info.abilities).get("quick_aim", 0) > 0
-        key = (weapon.id, quick)
-        gun = self._guns.get(key)
-        if gun is None:
-            gun = self._guns[key] = odds.gun_of(self.rules, weapon, quick)
+        key = (unit.uid, weapon.id if weapon is not None else None)
+        if key in self._guns:
+            return self._guns[key]
+        gun = None
+        if weapon is not None and weapon.kind in ("firearm", "melee") and weapon.modes:
+            quick = dict(unit.info.abilities).get("quick_aim", 0) > 0
+            gun = odds.gun_of(self.rules, weapon, quick)
+        self._guns[key] = gun
         return gun
 
     def value(self, unit: Known) -> float:
@@ -99,12 +108,44 @@ class Assessor:
               stance: str | None = None, aim_now: int = 0, running: bool = False,
               rough: bool = False) -> Shots | None:
         """Best use of `ap` by `attacker` on `target` (cover level 0/1/2 of the target)."""
-        gun = self.gun(attacker)
-        if gun is None or ap <= 0:
+        if attacker.weapon is None or ap <= 0:
             return None
         concealed = bool(self.grid.concealment[target.square[1], target.square[0]])
-        attack = self.attack_total(attacker, stance or attacker.info.stance, beyond, concealed,
-                                   running, rough)
+        stance = stance or attacker.info.stance
+        info = target.info
+        key = (attacker.uid, attacker.info.weapon, attacker.info.ammo, attacker.info.spare,
+               attacker.who.morale_modifier, stance, info.uid, info.weapon, info.hp,
+               target.who.morale_modifier, cover, beyond, ap, aim_now, running, rough, concealed)
+        if key in self._shots:
+            return self._shots[key]
+        shot = self._shots[key] = self._shots_for(attacker, target, cover, beyond, ap, stance,
+                                                  aim_now, running, rough, concealed)
+        return shot
+
+    def threat(self, foe: Known, me: Known) -> np.ndarray:
+        """[cover, beyond]: what `foe` can do to `me` with a whole turn of AP, by the cover
+        (0, 1, 2) `me` has and whether `me` is out of the weapon's range. Priced once for each
+        state of the two units."""
+        concealed = bool(self.grid.concealment[me.square[1], me.square[0]])
+        key = (foe.uid, foe.info.weapon, foe.info.ammo, foe.info.spare, foe.info.stance,
+               foe.info.ap_per_turn, foe.who.morale_modifier, me.uid, me.info.weapon, me.hp,
+               me.who.morale_modifier, concealed)
+        table = self._threats.get(key)
+        if table is None:
+            table = self._threats[key] = np.zeros((3, 2))
+            for cover in range(3):
+                for beyond in (0, 1):
+                    shot = self.shots(foe, me, cover=cover, beyond=bool(beyond), ap=foe.info.ap_per_turn)
+                    table[cover, beyond] = shot.value if shot else 0.0
+        return table
+
+    def _shots_for(self, attacker: Known, target: Known, cover: int, beyond: bool, ap: int,
+                   stance: str, aim_now: int, running: bool, rough: bool, concealed: bool
+                   ) -> Shots | None:
+        gun = self.gun(attacker)
+        if gun is None:
+            return None
+        attack = self.attack_total(attacker, stance, beyond, concealed, running, rough)
         melee = gun.kind == "melee"
         defense = self.defense_total(target, ("none", "half", "full")[cover], melee)
         armor = target.armor.get(gun.damage_type, 0)
@@ -113,20 +154,30 @@ class Assessor:
 
     def best(self, gun: Gun, attack: int, defense: int, armor: int, hp: int, ap: int,
              aim_now: int, ammo: int, kill_value: float) -> Shots | None:
-        return odds.best_shots(self.rules, gun, self.locations, attack, defense, armor, hp, ap,
+        ap = spendable(gun, ammo, aim_now, ap)      # the same answer, asked fewer ways
+        return best_shots(self.rules, gun, self.locations, attack, defense, armor, hp, ap,
                                aim_now, ammo, round(kill_value, 1))
 
     def openings(self, attacker: Known, target: Known, attack: int, defense: int, ap: int,
-                 aim_now: int) -> tuple[odds.Opening, ...]:
+                 aim_now: int) -> tuple[Opening, ...]:
         gun = self.gun(attacker)
         if gun is None or ap <= 0:
             return ()
-        return odds.openings(self.rules, gun, self.locations, attack, defense,
+        return openings(self.rules, gun, self.locations, attack, defense,
                              target.armor.get(gun.damage_type, 0), target.hp, ap, aim_now,
                              self.ammo(attacker, gun), round(self.value(target), 1))
 
     def reaction(self, watcher: Known, target: Known, cover: int) -> float:
         """Expected harm of one unaimed overwatch shot by `watcher` at `target`."""
+        key = (watcher.uid, watcher.info.weapon, watcher.info.ammo, watcher.info.spare,
+               watcher.info.stance, watcher.who.morale_modifier, target.uid, target.info.weapon,
+               target.hp, target.who.morale_modifier, cover)
+        value = self._reactions.get(key)
+        if value is None:
+            value = self._reactions[key] = self._reaction(watcher, target, cover)
+        return value
+
+    def _reaction(self, watcher: Known, target: Known, cover: int) -> float:
         gun = self.gun(watcher)
         if gun is None or gun.kind != "firearm":
             return 0.0
@@ -135,8 +186,6 @@ class Assessor:
         attack = self.attack_total(watcher, watcher.info.stance, False, False)
         defense = self.defense_total(target, ("none", "half", "full")[cover])
         armor = target.armor.get(gun.damage_type, 0)
-        torso = odds.Locations(tuple(loc for loc in self.locations.items if loc[0] == "torso")
-                               or self.locations.items[:1])
-        shot = odds.best_shots(self.rules, gun, torso, attack, defense, armor, target.hp, held, 0,
+        shot = best_shots(self.rules, gun, self._torso, attack, defense, armor, target.hp, held, 0,
                                self.ammo(watcher, gun), round(self.value(target), 1))
         return shot.value if shot else 0.0

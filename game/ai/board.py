@@ -4,6 +4,9 @@ Paths avoid the squares of every unit the side knows of (as `queries.reach` does
 side sees enemy overwatch cones, a second search treats cone squares as closed: a square
 reachable that way is reached safely; otherwise its path runs through a cone and the square
 carries the expected damage of the reaction shots it would draw.
+
+The squares come out of the searches as numpy arrays (`Reach.arrays`); a path is only walked
+back for the few squares that need one (the chosen move, and squares whose way crosses a cone).
 """
 
 from __future__ import annotations
@@ -25,11 +28,15 @@ class Destinations:
     squares: np.ndarray            # (N, 2) x, y; row 0 is where the unit stands
     cost: np.ndarray               # AP to get there
     risk: np.ndarray               # expected HP lost to overwatch on the way
-    _paths: list[Callable[[], list[Square] | None]]
+    searches: tuple[Reach, ...]    # the path searches the rows come from
+    source: np.ndarray             # for each row, which search finds its path (-1: none needed)
 
     def path(self, index: int) -> tuple[Square, ...]:
-        found = self._paths[index]()
-        return tuple(found or ())
+        which = int(self.source[index])
+        if which < 0:
+            return ()
+        x, y = self.squares[index].tolist()
+        return tuple(self.searches[which].path_to((x, y)) or ())
 
     def __len__(self) -> int:
         return len(self.squares)
@@ -46,44 +53,58 @@ def destinations(battle: Battle, uid: str, budget: int, cones: dict[str, list[Sq
     s = battle.session
     s.use()
     here = s.position(uid)
+    if budget <= 0:           # staying put: no search needed
+        return Destinations(np.array([here], dtype=np.int32), np.zeros(1, dtype=np.int32),
+                            np.zeros(1), (), np.full(1, -1, dtype=np.int8))
     side = s.side_of(uid)
     blocked = [sq for sq, other in s.occupied().items()
                if other != uid and (s.side_of(other) == side or s.sees(side, sq))]
     costs = s.rules.move_costs
-    full = s.grid.reach(here, max(0, budget), costs, blocked)
-    squares: dict[Square, tuple[int, float, Callable[[], list[Square] | None]]] = {}
+    budget = max(0, budget)
+    full = s.grid.reach(here, budget, costs, blocked)
     watched = {sq for cone in cones.values() for sq in cone}
-    safe: Reach | None = None
-    if watched:
-        safe = s.grid.reach(here, max(0, budget), costs, blocked + sorted(watched - {here}))
-        for square, cost in safe.squares().items():
-            squares[square] = (cost, 0.0, _path_of(safe, square))
-    for square, cost in full.squares().items():
-        if square in squares:
-            continue
-        risk = 0.0
-        if watched:
-            path = full.path_to(square) or []
-            risk = sum(reaction(watcher, sq) for watcher, cone in cones.items()
-                       for sq in _first_in(path, cone))
-        squares[square] = (cost, risk, _path_of(full, square))
-    items = list(squares.items())
-    if limit and len(items) > limit and rng is not None:
-        items = rng.sample(items, limit)
-    rows = [(here, 0, 0.0, lambda: [])] + [(sq, cost, risk, get) for sq, (cost, risk, get) in items]
-    return Destinations(np.array([r[0] for r in rows], dtype=np.int32).reshape(-1, 2),
-                        np.array([r[1] for r in rows], dtype=np.int32),
-                        np.array([r[2] for r in rows], dtype=np.float64),
-                        [r[3] for r in rows])
+    if not watched:
+        xs, ys, cost = full.arrays()
+        risk = np.zeros(len(xs))
+        searches, source = (full,), np.zeros(len(xs), dtype=np.int8)
+    else:
+        safe = s.grid.reach(here, budget, costs, blocked + sorted(watched - {here}))
+        xs, ys, cost, risk, source = _through_cones(full, safe, s.grid.width, cones, reaction)
+        searches = (safe, full)
+    order = np.arange(len(xs))
+    if limit and len(xs) > limit and rng is not None:
+        order = np.array(rng.sample(range(len(xs)), limit), dtype=np.intp)
+    squares = np.empty((len(order) + 1, 2), dtype=np.int32)
+    squares[0] = here
+    squares[1:, 0], squares[1:, 1] = xs[order], ys[order]
+    return Destinations(squares,
+                        np.concatenate(([0], cost[order])).astype(np.int32),
+                        np.concatenate(([0.0], risk[order])).astype(np.float64),
+                        searches,
+                        np.concatenate(([-1], source[order])).astype(np.int8))
 
 
-def _path_of(found: Reach, square: Square) -> Callable[[], list[Square] | None]:
-    return lambda: found.path_to(square)
+def _through_cones(full: Reach, safe: Reach, width: int, cones: dict[str, list[Square]],
+                   reaction: Callable[[str, Square], float]
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Squares reached safely (search 0) first, then the rest (search 1) with their risk."""
+    sx, sy, sc = safe.arrays()
+    fx, fy, fc = full.arrays()
+    rest = ~np.isin(fy.astype(np.int64) * width + fx, sy.astype(np.int64) * width + sx)
+    fx, fy, fc = fx[rest], fy[rest], fc[rest]
+    inside = {watcher: set(cone) for watcher, cone in cones.items()}
+    risk = np.zeros(len(fx))
+    for i, (x, y) in enumerate(zip(fx.tolist(), fy.tolist())):
+        path = full.path_to((x, y)) or []
+        risk[i] = sum(reaction(watcher, sq) for watcher, cone in inside.items()
+                      for sq in _first_in(path, cone))
+    return (np.concatenate((sx, fx)), np.concatenate((sy, fy)), np.concatenate((sc, fc)),
+            np.concatenate((np.zeros(len(sx)), risk)),
+            np.concatenate((np.zeros(len(sx), dtype=np.int8), np.ones(len(fx), dtype=np.int8))))
 
 
-def _first_in(path: list[Square], cone: list[Square]) -> list[Square]:
-    """The first square of `path` inside `cone` (a watcher fires once), if any."""
-    inside = set(cone)
+def _first_in(path: list[Square], inside: set[Square]) -> list[Square]:
+    """The first square of `path` inside a cone (a watcher fires once), if any."""
     for square in path:
         if square in inside:
             return [square]

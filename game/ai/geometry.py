@@ -18,36 +18,71 @@ from game.core.grid import NEIGHBOURS, Grid, MoveCosts
 
 Square = tuple[int, int]
 _COS45 = math.cos(math.radians(45)) - 1e-9
-_FIELDS: OrderedDict[tuple, np.ndarray] = OrderedDict()
+_FIELDS: OrderedDict[tuple, tuple[Grid, np.ndarray]] = OrderedDict()
 _FIELD_LIMIT = 256
 
 
 def cover_matrix(grid: Grid, defenders: np.ndarray, attackers: np.ndarray) -> np.ndarray:
     """Cover level (0 none, 1 half, 2 full) of each defender square against each attacker.
 
-    defenders: (N, 2) x, y; attackers: (M, 2). Same rule as `Grid.cover_against`.
+    defenders: (N, 2) x, y; attackers: (M, 2). Same rule as `Grid.cover_against`, read from
+    tables: which neighbours face each direction, and which neighbours of a square are cover.
     """
     n, m = len(defenders), len(attackers)
-    out = np.zeros((n, m), dtype=np.int8)
     if not n or not m:
-        return out
+        return np.zeros((n, m), dtype=np.int8)
+    rule = _CoverRule.of(grid)
     dx = attackers[None, :, 0] - defenders[:, None, 0]
     dy = attackers[None, :, 1] - defenders[:, None, 1]
-    length = np.hypot(dx, dy)
-    length[length == 0] = 1.0
-    far = np.maximum(np.abs(dx), np.abs(dy)) > 1
-    for ux, uy in NEIGHBOURS:
-        cx, cy = defenders[:, 0] + ux, defenders[:, 1] + uy
-        inside = (cx >= 0) & (cx < grid.width) & (cy >= 0) & (cy < grid.height)
-        level = np.zeros(n, dtype=np.int8)
-        level[inside] = grid.cover[cy[inside], cx[inside]]
-        if not level.any():
-            continue
-        cos = (ux * dx + uy * dy) / (math.hypot(ux, uy) * length)
-        facing = cos >= _COS45
-        np.maximum(out, np.where(facing, level[:, None], 0).astype(np.int8), out=out)
-    out[~far] = 0
+    facing = rule.facing[dy + rule.oy, dx + rule.ox]
+    half = rule.half[defenders[:, 1], defenders[:, 0]][:, None]
+    full = rule.full[defenders[:, 1], defenders[:, 0]][:, None]
+    out = (facing & half != 0).astype(np.int8) + (facing & full != 0)
+    out[np.maximum(np.abs(dx), np.abs(dy)) <= 1] = 0
     return out
+
+
+def cover_level(grid: Grid, defender: Square, attacker: Square) -> int:
+    """`cover_matrix` for one pair: 0, 1 or 2 (as `Grid.cover_against`)."""
+    dx, dy = attacker[0] - defender[0], attacker[1] - defender[1]
+    if max(abs(dx), abs(dy)) <= 1:
+        return 0
+    rule = _CoverRule.of(grid)
+    facing = int(rule.facing[dy + rule.oy, dx + rule.ox])
+    x, y = defender
+    return (1 if facing & int(rule.half[y, x]) else 0) + (1 if facing & int(rule.full[y, x]) else 0)
+
+
+class _CoverRule:
+    """`Grid.cover_against` as tables: bit k of `facing[dy, dx]` is set when the k-th neighbour
+    faces an attacker that far away (within 45°); bit k of `half` / `full` when that neighbour
+    of a square gives at least half / full cover."""
+
+    _BY_GRID: dict[int, tuple[Grid, _CoverRule]] = {}
+
+    def __init__(self, grid: Grid) -> None:
+        self.ox, self.oy = grid.width - 1, grid.height - 1
+        dy, dx = np.mgrid[-self.oy:self.oy + 1, -self.ox:self.ox + 1]
+        length = np.hypot(dx, dy)
+        length[length == 0] = 1.0
+        self.facing = np.zeros(dx.shape, dtype=np.uint8)
+        padded = np.pad(grid.cover, 1)
+        h, w = grid.height, grid.width
+        self.half = np.zeros((h, w), dtype=np.uint8)
+        self.full = np.zeros((h, w), dtype=np.uint8)
+        for k, (ux, uy) in enumerate(NEIGHBOURS):
+            cos = (ux * dx + uy * dy) / (math.hypot(ux, uy) * length)
+            self.facing |= np.where(cos >= _COS45, 1 << k, 0).astype(np.uint8)
+            level = padded[1 + uy:h + 1 + uy, 1 + ux:w + 1 + ux]
+            self.half |= np.where(level >= 1, 1 << k, 0).astype(np.uint8)
+            self.full |= np.where(level >= 2, 1 << k, 0).astype(np.uint8)
+
+    @classmethod
+    def of(cls, grid: Grid) -> _CoverRule:
+        found = cls._BY_GRID.get(id(grid))
+        if found is None or found[0] is not grid:
+            found = cls._BY_GRID[id(grid)] = (grid, cls(grid))
+        return found[1]
 
 
 def seen_from(grid: Grid, origin: Square, radius: int, squares: np.ndarray) -> np.ndarray:
@@ -71,21 +106,22 @@ def distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def walk_field(grid: Grid, costs: MoveCosts, targets: Iterable[Square]) -> np.ndarray:
     """AP needed to walk from each square to the nearest target (ignoring units), [y, x].
 
-    Unreachable squares get a large number. Cached per map and target set.
+    Unreachable squares get a large number. Cached per map and target set (a grid never
+    changes, so the map is known by the object itself).
     """
-    goal = tuple(sorted(set(targets)))
-    key = (id(grid), hash(grid.walkable.tobytes()), goal)
-    field = _FIELDS.get(key)
-    if field is not None:
+    goal = targets if isinstance(targets, tuple) else tuple(targets)
+    key = (id(grid), costs, goal)
+    found = _FIELDS.get(key)
+    if found is not None and found[0] is grid:
         _FIELDS.move_to_end(key)
-        return field
+        return found[1]
     cost = np.where(grid.walkable, 1 + grid.rough * 0, 0).astype(np.int32)
     dist = tcod.path.maxarray((grid.height, grid.width), dtype=np.int32)
     for x, y in goal:
         if grid.in_bounds(x, y):
             dist[y, x] = 0
     tcod.path.dijkstra2d(dist, cost, costs.straight, costs.diagonal, out=dist)
-    _FIELDS[key] = dist
+    _FIELDS[key] = (grid, dist)
     if len(_FIELDS) > _FIELD_LIMIT:
         _FIELDS.popitem(last=False)
     return dist
@@ -108,13 +144,67 @@ def cover_scores(grid: Grid) -> np.ndarray:
 
 def unseen_in_view(grid: Grid, seen: np.ndarray, squares: np.ndarray, radius: int) -> np.ndarray:
     """For each square, how many walkable squares it would see that the side does not see now."""
-    out = np.zeros(len(squares))
-    hidden = grid.walkable & ~seen
-    for i, (x, y) in enumerate(squares.tolist()):
-        view = grid.view(x, y, radius)
+    views = _view_bits(grid, radius)
+    hidden = views.pack(grid.walkable & ~seen)[views.band[squares[:, 1]]]
+    rows = views.rows(squares)
+    return np.add.reduce(np.bitwise_count(rows & hidden), axis=1, dtype=np.int32).astype(np.float64)
+
+
+class _ViewBits:
+    """Each square's field of view as bits over the band of map rows it can reach.
+
+    A band holds rows y - radius .. y + radius, each row padded to whole 64-bit words, so
+    counting what a square would see of a set of squares is one AND and a popcount over the
+    same band of that set. Filled in as squares are asked for; one per map and sight radius.
+    """
+
+    def __init__(self, grid: Grid, radius: int) -> None:
+        self.grid, self.radius = grid, radius
+        self.row_words = -(-grid.width // 64)
+        self.words = (2 * radius + 1) * self.row_words
+        self.bits = np.zeros((grid.width * grid.height, self.words), dtype=np.uint64)
+        self.done = np.zeros(grid.width * grid.height, dtype=bool)
+        # band[y]: where the words of the band around map row y sit in a `pack`ed map
+        self.band = (np.arange(grid.height)[:, None] * self.row_words
+                     + np.arange(self.words)[None, :])
+        self._padded = np.zeros((grid.height + 2 * radius, self.row_words * 64), dtype=bool)
+
+    def rows(self, squares: np.ndarray) -> np.ndarray:
+        index = squares[:, 1].astype(np.intp) * self.grid.width + squares[:, 0]
+        missing = index[~self.done[index]]
+        if len(missing):
+            for i in np.unique(missing).tolist():
+                self._fill(i)
+        return self.bits[index]
+
+    def pack(self, area: np.ndarray) -> np.ndarray:
+        """`area` [y, x] as words, with `radius` empty rows above and below the map."""
+        r = self.radius
+        self._padded[r:r + self.grid.height, :self.grid.width] = area
+        return np.packbits(self._padded, axis=1, bitorder="little").view(np.uint64).ravel()
+
+    def _fill(self, i: int) -> None:
+        grid, r = self.grid, self.radius
+        y, x = divmod(i, grid.width)
+        view = grid.view(x, y, r)
+        band = np.zeros((2 * r + 1, self.row_words * 64), dtype=bool)
         h, w = view.mask.shape
-        out[i] = np.count_nonzero(view.mask & hidden[view.oy:view.oy + h, view.ox:view.ox + w])
-    return out
+        band[view.oy - y + r:view.oy - y + r + h, view.ox:view.ox + w] = view.mask
+        self.bits[i] = np.packbits(band, axis=1, bitorder="little").view(np.uint64).ravel()
+        self.done[i] = True
+
+
+_VIEW_BITS: dict[tuple[int, int], _ViewBits] = {}
+
+
+def _view_bits(grid: Grid, radius: int) -> _ViewBits:
+    key = (id(grid), radius)
+    views = _VIEW_BITS.get(key)
+    if views is None or views.grid is not grid:
+        if len(_VIEW_BITS) >= 16:
+            _VIEW_BITS.clear()
+        views = _VIEW_BITS[key] = _ViewBits(grid, radius)
+    return views
 
 
 def field_at(field: np.ndarray, squares: np.ndarray) -> np.ndarray:

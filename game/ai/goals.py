@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,6 +10,7 @@ from game.ai import geometry as geo
 from game.ai.board import Destinations
 from game.ai.intel import Picture
 from game.core.engine import Battle
+from game.core.grid import Grid
 
 Square = tuple[int, int]
 GUARD = 18            # AP: a defender of an objective stays this close to it
@@ -47,8 +47,8 @@ def stance_for(battle: Battle, side: str, picture: Picture) -> Stance:
         if victory.side == side:
             return Stance(REACH * hurry, caution, zone, False)
         return Stance(0.3, 1.2, zone, True)
-    home = _own_zone(battle, side)
-    if morale <= -3 and late < 0.6 and home:         # broken: fall back toward home
+    home = _own_zone(battle, side) if morale <= -3 and late < 0.6 else ()
+    if home:                                         # broken: fall back toward home
         return Stance(0.25, 1.5, home, False)
     if foes:
         visible = any(f.visible for f in picture.foes)
@@ -70,17 +70,29 @@ def _search_targets(battle: Battle, side: str, here: Square) -> tuple[Square, ..
     s = battle.session
     mine = next((d.zone for d in s.setup.scenario.sides if d.id == side), None)
     explored = s.sight[side].explored
-    zones = [sq for name, squares in s.grid.zones.items() if name != mine for sq in squares
-             if not explored[sq[1], sq[0]]]
-    if zones:
-        return tuple(zones)
+    others = _zone_squares(s.grid, mine)
+    if len(others):
+        left = others[~explored[others[:, 1], others[:, 0]]]
+        if len(left):
+            return tuple(map(tuple, left.tolist()))
     unexplored = np.argwhere(~explored & s.grid.walkable)
     if len(unexplored):
         d = np.hypot(unexplored[:, 1] - here[0], unexplored[:, 0] - here[1])
         y, x = unexplored[int(np.argmin(d))]
         return ((int(x), int(y)),)
-    every = [sq for name, squares in s.grid.zones.items() if name != mine for sq in squares]
-    return tuple(every) or (here,)
+    return tuple(map(tuple, others.tolist())) or (here,)
+
+
+_ZONES: dict[tuple[int, str | None], tuple[Grid, np.ndarray]] = {}
+
+
+def _zone_squares(grid: Grid, mine: str | None) -> np.ndarray:
+    """(N, 2) x, y of every zone square but those of zone `mine`, in the map's zone order."""
+    found = _ZONES.get((id(grid), mine))
+    if found is None or found[0] is not grid:
+        squares = [sq for name, zone in grid.zones.items() if name != mine for sq in zone]
+        found = _ZONES[(id(grid), mine)] = (grid, geo.as_array(squares))
+    return found[1]
 
 
 def progress(battle: Battle, stance: Stance, dest: Destinations) -> np.ndarray:
@@ -90,10 +102,9 @@ def progress(battle: Battle, stance: Stance, dest: Destinations) -> np.ndarray:
     s = battle.session
     field = geo.walk_field(s.grid, s.rules.move_costs, stance.targets)
     far = geo.field_at(field, dest.squares)
-    far[far > 1e6] = math.nan
-    if math.isnan(far[0]):
-        far = np.nan_to_num(far, nan=1e6)
-    far = np.nan_to_num(far, nan=far[0] + 50)
+    cut_off = far > 1e6
+    if cut_off.any():           # no way to the goal from there: a little worse than here
+        far[cut_off] = 1e6 if cut_off[0] else far[0] + 50
     if stance.guard:
         far = np.maximum(0.0, far - GUARD)
     return stance.advance * (far[0] - far) + WIN * (_objective(battle, stance) & (far == 0))

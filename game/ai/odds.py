@@ -1,4 +1,4 @@
-"""Exact odds of attack sequences, for positions the unit is not standing on yet.
+"""Exact odds of attacks, for positions the unit is not standing on yet.
 
 `queries.preview_attack` gives the exact odds of one attack from where a unit stands now. The
 computer player also needs them for squares it might move to and for a whole turn of shots,
@@ -21,9 +21,10 @@ from game.core.dice import DiceCode
 from game.rules.skirmish import AttackSituation, Combatant, SkirmishRules
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Gun:
-    """What a weapon needs for odds, in a hashable form."""
+    """What a weapon needs for odds, in a hashable form (one object per distinct weapon, see
+    `gun_of`, so the odds caches hash it by identity)."""
 
     id: str
     kind: str                               # firearm | melee
@@ -36,26 +37,11 @@ class Gun:
     magazine: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Locations:
-    """Hit locations as (name, attack modifier, damage multiplier)."""
+    """Hit locations as (name, attack modifier, damage multiplier); made by `locations`."""
 
     items: tuple[tuple[str, int, float], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Shots:
-    """The best way to spend `ap` on one target: aim once, then fire `count` times."""
-
-    value: float
-    mode: str
-    location: str
-    aim: int
-    count: int
-    cost: int            # AP for the whole sequence (aim included)
-    first_cost: int      # AP for the first attack (aim included)
-    damage: float        # expected HP taken, capped at the target's HP
-    down: float          # probability the target goes down (HP 0 or less)
 
 
 _CANONICAL: dict[str, SkirmishRules] = {}
@@ -67,15 +53,31 @@ def canonical(rules: SkirmishRules) -> SkirmishRules:
     return _CANONICAL.setdefault(key, rules)
 
 
+_GUNS: dict[tuple, Gun] = {}
+_LOCATIONS: dict[tuple, Locations] = {}
+
+
 def gun_of(rules: SkirmishRules, weapon: WeaponSpec, quick_aim: bool) -> Gun:
     aim_costs = tuple(rules.aim_cost(weapon, level, quick_aim) for level in range(weapon.aim_max + 1))
     modes = tuple((m.name, m.ap, m.rof) for m in weapon.modes)
-    return Gun(weapon.id, weapon.kind, weapon.damage, weapon.damage_type, weapon.spread,
-               weapon.range, modes, aim_costs, weapon.magazine)
+    fields = (weapon.id, weapon.kind, weapon.damage, weapon.damage_type, weapon.spread,
+              weapon.range, modes, aim_costs, weapon.magazine)
+    gun = _GUNS.get(fields)
+    if gun is None:
+        gun = _GUNS[fields] = Gun(*fields)
+    return gun
+
+
+def locations(items: tuple[tuple[str, int, float], ...]) -> Locations:
+    """The one `Locations` object for these hit locations."""
+    found = _LOCATIONS.get(items)
+    if found is None:
+        found = _LOCATIONS[items] = Locations(items)
+    return found
 
 
 def locations_of(rules: SkirmishRules) -> Locations:
-    return Locations(tuple((name, loc.modifier, loc.damage_multiplier)
+    return locations(tuple((name, loc.modifier, loc.damage_multiplier)
                            for name, loc in rules.p.hit_locations.items()))
 
 
@@ -140,100 +142,63 @@ def capped_sum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=65536)
-def attack_damage(hits: tuple[float, ...], code: str, multiplier: float, armor: int, cap: int) -> np.ndarray:
-    """Distribution of HP taken from one attack whose hit count is distributed as `hits`."""
-    per_hit = hit_damage(code, multiplier, armor, cap)
-    out = np.zeros(cap + 1)
-    k_hits = np.zeros(cap + 1)
-    k_hits[0] = 1.0
-    for k, p in enumerate(hits):
-        if k:
-            k_hits = capped_sum(k_hits, per_hit)
-        if p:
-            out += p * k_hits
-    return out
-
-
-@lru_cache(maxsize=65536)
 def repeated(hits: tuple[float, ...], code: str, multiplier: float, armor: int, cap: int,
              count: int) -> tuple[float, float]:
-    """(expected HP taken capped at `cap`, P(taken >= cap)) over `count` identical attacks."""
-    one = attack_damage(hits, code, multiplier, armor, cap)
-    dist = one
-    for _ in range(count - 1):
-        dist = capped_sum(dist, one)
-    return float(np.dot(np.arange(cap + 1), dist)), float(dist[cap])
+    """(expected HP taken capped at `cap`, P(taken >= cap)) over `count` identical attacks.
 
-
-# --- best sequence -----------------------------------------------------------------------------
-
-@lru_cache(maxsize=200_000)
-def best_shots(rules: SkirmishRules, gun: Gun, locations: Locations, attack: int, defense: int,
-               armor: int, hp: int, ap: int, aim_now: int, ammo: int, kill_value: float) -> Shots | None:
-    """The aim level, mode and location that get the most out of `ap` against one target.
-
-    Value = expected HP taken (capped at the target's HP) + kill_value * P(target goes down).
-    `attack` excludes aim bonus and location; `defense` includes cover.
+    The attacks' hits add up (`hit_total`), and the damage of n hits is the n-fold sum of one
+    hit's (`Powers`), so E = sum over n of P(n hits) * E[damage of n hits, capped].
     """
-    best: Shots | None = None
-    hp = max(1, hp)
-    levels = range(aim_now, len(gun.aim_costs)) if gun.kind == "firearm" else (0,)
-    for name, mode_ap, rof in gun.modes:
-        shots_rof = rof if gun.kind != "firearm" else min(rof, max(ammo, 0))
-        if shots_rof <= 0:
-            continue
-        for level in levels:
-            aim_ap = gun.aim_costs[level] - gun.aim_costs[aim_now] if level else 0
-            count = (ap - aim_ap) // mode_ap
-            if gun.kind == "firearm":
-                count = min(count, -(-ammo // shots_rof))
-            if count < 1:
-                continue
-            for loc, loc_mod, mult in locations.items:
-                hits = tuple(rules.hit_distribution(attack + level + loc_mod, defense, gun.spread, shots_rof))
-                damage, down = repeated(hits, gun.damage, mult, armor, hp, count)
-                value = damage + kill_value * down
-                if best is None or value > best.value + 1e-9:
-                    best = Shots(value, name, loc, level, count, aim_ap + count * mode_ap,
-                                 aim_ap + mode_ap, damage, down)
-    return best
+    total = hit_total(hits, count)
+    e, q = Powers.of(code, multiplier, armor, -(-max(1, cap) // CAP_STEP) * CAP_STEP).outcome(
+        cap, len(total) - 1)
+    return float(total @ e), float(total @ q)
 
 
-@dataclass(frozen=True, slots=True)
-class Opening:
-    """One attack: its value, its chance to put the target down, and its cost."""
-
-    value: float
-    down: float
-    cost: int
-    mode: str
-    location: str
-    aim: int
+@lru_cache(maxsize=16384)
+def hit_total(hits: tuple[float, ...], count: int) -> np.ndarray:
+    """P(n hits in all) over `count` attacks whose hit count is distributed as `hits`."""
+    if count <= 1:
+        return np.array(hits, dtype=np.float64)
+    return np.convolve(hit_total(hits, count - 1), hits)
 
 
-@lru_cache(maxsize=100_000)
-def openings(rules: SkirmishRules, gun: Gun, locations: Locations, attack: int, defense: int,
-             armor: int, hp: int, ap: int, aim_now: int, ammo: int, kill_value: float) -> tuple[Opening, ...]:
-    """For each aim level the unit can afford, the single attack worth the most."""
-    out = []
-    hp = max(1, hp)
-    levels = range(aim_now, len(gun.aim_costs)) if gun.kind == "firearm" else (0,)
-    for level in levels:
-        aim_ap = gun.aim_costs[level] - gun.aim_costs[aim_now] if level else 0
-        best: Opening | None = None
-        for name, mode_ap, rof in gun.modes:
-            shots_rof = rof if gun.kind != "firearm" else min(rof, ammo)
-            if shots_rof <= 0 or aim_ap + mode_ap > ap:
-                continue
-            for loc, loc_mod, mult in locations.items:
-                hits = tuple(rules.hit_distribution(attack + level + loc_mod, defense, gun.spread, shots_rof))
-                damage, down = repeated(hits, gun.damage, mult, armor, hp, 1)
-                value = damage + kill_value * down
-                if best is None or value > best.value + 1e-9:
-                    best = Opening(value, down, aim_ap + mode_ap, name, loc, level)
-        if best is not None:
-            out.append(best)
-    return tuple(out)
+CAP_STEP = 16        # damage distributions are kept capped at a multiple of this
+
+
+class Powers:
+    """The damage of n hits (n = 0, 1, ...) of one weapon at one hit location through one
+    armor, capped at `cap`; from it, for any lower cap, each n's expected damage and chance
+    to reach the cap (exact: below the cap nothing is folded)."""
+
+    __slots__ = ("one", "cap", "rows", "_by_cap")
+
+    def __init__(self, code: str, multiplier: float, armor: int, cap: int) -> None:
+        self.one = hit_damage(code, multiplier, armor, cap)
+        self.cap = cap
+        start = np.zeros(cap + 1)
+        start[0] = 1.0
+        self.rows = [start]
+        self._by_cap: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    @staticmethod
+    @lru_cache(maxsize=4096)
+    def of(code: str, multiplier: float, armor: int, cap: int) -> Powers:
+        return Powers(code, multiplier, armor, cap)
+
+    def outcome(self, cap: int, most: int) -> tuple[np.ndarray, np.ndarray]:
+        """For n = 0 .. `most` hits: expected HP taken (capped at `cap`) and P(taken >= cap)."""
+        cap = max(1, cap)
+        while len(self.rows) <= most:
+            self.rows.append(capped_sum(self.rows[-1], self.one))
+        e, q = self._by_cap.get(cap, (np.zeros(0), np.zeros(0)))
+        if len(e) <= most:
+            block = np.array(self.rows[len(e):most + 1])
+            tail = block[:, cap:].sum(axis=1)
+            head = block[:, :cap] @ np.arange(cap, dtype=np.float64)
+            e, q = np.concatenate((e, head + cap * tail)), np.concatenate((q, tail))
+            self._by_cap[cap] = (e, q)
+        return e[:most + 1], q[:most + 1]
 
 
 def chance(rules: SkirmishRules, attack: int, defense: int) -> float:

@@ -56,15 +56,25 @@ def _board(battle: Battle, a: Assessor, pic: Picture, level: Level, rng: random.
         foe = by_uid.get(watcher)
         if foe is None:
             return 0.0
-        cover = ("none", "half", "full").index(a.grid.cover_against(square, foe.square))
+        cover = geo.cover_level(a.grid, square, foe.square)
         return a.reaction(foe, me, cover)
 
     dest = destinations(battle, me.uid, budget, cones, reaction, level.squares, rng)
-    sight = scoring.lines(a, me, dest, foes)
     stance = stance_for(battle, me.info.side, pic)
+    if len(dest) == 1 and not _may_revive(a, pic, level):
+        # Staying put: every option shares the square's exposure, goal and next-turn terms,
+        # which then cannot change the choice; they are left out of the scores.
+        zero = np.zeros(1)
+        return Board(battle, a, pic, level, stance, dest, scoring.lines(a, me, dest, []), zero, zero,
+                     rng, later_cache=zero)
+    sight = scoring.lines(a, me, dest, foes)
     safety = -stance.caution * dest.risk
     if level.lookahead >= 1:          # looking ahead to the enemy's reply
-        harm = scoring.exposure(a, me, sight, pic.round, scoring.shares(a, me, sight, pic.friends))
+        shares = []
+        if sight.foes:
+            friends = pic.friends_seen_from([(f.square, f.info.sight) for f in sight.foes])
+            shares = scoring.shares(a, me, sight, friends)
+        harm = scoring.exposure(a, me, sight, pic.round, shares)
         safety = safety - CAUTION * stance.caution * harm
     if level.lookahead >= 2:
         safety = safety + COVER_BONUS * geo.field_at(geo.cover_scores(a.grid), dest.squares) / 8
@@ -74,6 +84,12 @@ def _board(battle: Battle, a: Assessor, pic: Picture, level: Level, rng: random.
             share = 0.5 if any(f.visible for f in pic.foes) else 1.0
             safety = safety - UNSEEN * share * stance.caution * unseen / 100
     return Board(battle, a, pic, level, stance, dest, sight, safety, progress(battle, stance, dest), rng)
+
+
+def _may_revive(a: Assessor, pic: Picture, level: Level) -> bool:
+    """Whether first aid is an option (its price depends on how safe the square is)."""
+    return (level.tactics and pic.me.info.ap >= a.rules.p.revive.ap
+            and bool(pic.downed_next_to(pic.me.square)))
 
 
 # --- staying put --------------------------------------------------------------------------------
@@ -95,14 +111,16 @@ def _tools(b: Board, base: float) -> list[Option]:
     if not b.level.tactics:
         return []
     me = b.me
-    own = [me, *b.pic.friends, *b.pic.downed_friends]
-    out = [Option(base + v, "throw", cmd) for v, cmd in tactics.throw_options(b.a, me, b.pic.foes, own)]
-    out += [Option(base + v, "suppress", cmd) for v, cmd in tactics.suppress_options(b.a, me, b.pic.foes, own)]
-    for friend in b.pic.downed_friends:
-        if max(abs(friend.square[0] - me.square[0]), abs(friend.square[1] - me.square[1])) == 1:
-            if me.info.ap >= b.a.rules.p.revive.ap and b.safety[0] > -0.3 * me.hp:
-                out.append(Option(base + tactics.revive_value(b.a, me, friend), "revive",
-                                  tactics.revive_command(me, friend)))
+    out = []
+    if any(f.visible for f in b.pic.foes):
+        own = b.pic.own_squares()
+        out += [Option(base + v, "throw", cmd) for v, cmd in tactics.throw_options(b.a, me, b.pic.foes, own)]
+        out += [Option(base + v, "suppress", cmd)
+                for v, cmd in tactics.suppress_options(b.a, me, b.pic.foes, own)]
+    if me.info.ap >= b.a.rules.p.revive.ap and b.safety[0] > -0.3 * me.hp:
+        for friend in b.pic.downed_next_to(me.square):
+            out.append(Option(base + tactics.revive_value(b.a, me, friend), "revive",
+                              tactics.revive_command(me, friend)))
     return out
 
 
@@ -134,10 +152,11 @@ def _move_options(b: Board) -> list[Option]:
     on_the_run = {"shot_on_the_run", "attack_on_the_run"} & set(dict(me.info.abilities))
     spent = b.dest.cost + (rules.stance_cost("prone", "crouch", False) if me.info.stance == "prone" else 0)
     ap_left = me.info.ap - spent
-    running = np.array([rules.is_running(turn.move_ap + int(cost), me.info.ap_per_turn)
-                        for cost in b.dest.cost]) & (not on_the_run)
-    shots, _ = scoring.offense(b.a, me, b.sight, ap_left, running, b.pic.round,
-                               visible_only=b.level.lookahead < 2)
+    runs = [rules.is_running(turn.move_ap + cost, me.info.ap_per_turn)
+            for cost in range(int(b.dest.cost.max()) + 1)]
+    running = np.array(runs)[b.dest.cost] & (not on_the_run)
+    shots = scoring.offense(b.a, me, b.sight, ap_left, running, b.pic.round,
+                            visible_only=b.level.lookahead < 2)
     act = shots + later(b)
     watch = shooting.watch_values(b, ap_left)
     act = np.maximum(act, later(b) + watch)
@@ -145,12 +164,12 @@ def _move_options(b: Board) -> list[Option]:
     if b.level.noise:
         total = total + b.level.noise * np.array([b.rng.gauss(0.0, 1.0) for _ in range(n)])
     total[0] = -math.inf
-    out = []
-    for i in np.argsort(-total)[:3]:
-        command = _walk(b, int(i))
-        if i and math.isfinite(total[i]) and command is not None:
-            out.append(Option(float(total[i]), "move", command))
-    return out
+    for i in np.argsort(-total)[:3].tolist():      # the best move that has a way there
+        if i and math.isfinite(total[i]):
+            command = _walk(b, i)
+            if command is not None:
+                return [Option(float(total[i]), "move", command)]
+    return []
 
 
 def _walk(b: Board, index: int) -> Command | None:

@@ -15,7 +15,7 @@ from game.ai import geometry as geo
 from game.ai.assess import Assessor
 from game.ai.board import Destinations
 from game.ai.intel import Known
-from game.ai.odds import Shots
+from game.ai.sequences import useful_ap
 
 FRESHNESS = 0.4        # weight of a remembered enemy, per round since it was seen
 FORGET = 3             # rounds after which a remembered enemy no longer counts as a threat
@@ -38,6 +38,9 @@ class Sight:
 def lines(a: Assessor, me: Known, dest: Destinations, foes: list[Known]) -> Sight:
     grid = a.grid
     n, m = len(dest), len(foes)
+    if not m:
+        flags, levels = np.zeros((n, 0), dtype=bool), np.zeros((n, 0), dtype=np.int8)
+        return Sight([], flags, flags, levels, levels, flags, flags, np.zeros((n, 0), dtype=np.int32))
     spots = geo.as_array([f.square for f in foes])
     they_see = np.zeros((n, m), dtype=bool)
     i_see = np.zeros((n, m), dtype=bool)
@@ -69,11 +72,7 @@ def exposure(a: Assessor, me: Known, sight: Sight, now: int, shares: list[float]
     n = sight.they_see.shape[0]
     out = np.zeros(n)
     for j, foe in enumerate(sight.foes):
-        table = np.zeros((3, 2))
-        for cover in range(3):
-            for beyond in (0, 1):
-                shot = a.shots(foe, me, cover=cover, beyond=bool(beyond), ap=foe.info.ap_per_turn)
-                table[cover, beyond] = shot.value if shot else 0.0
+        table = a.threat(foe, me)
         if a.gun(foe) is not None and a.gun(foe).kind == "melee":
             steps = max(1, foe.info.ap_per_turn // 4)      # a melee fighter walks, then strikes
             harm = np.where(sight.cheb[:, j] <= steps, table[0, 0], 0.0) * 0.5
@@ -85,39 +84,49 @@ def exposure(a: Assessor, me: Known, sight: Sight, now: int, shares: list[float]
 
 
 def offense(a: Assessor, me: Known, sight: Sight, ap_left: np.ndarray, running: np.ndarray,
-            now: int, visible_only: bool) -> tuple[np.ndarray, list[tuple[Known, Shots] | None]]:
-    """Best shots after walking to each destination, with the AP left there."""
+            now: int, visible_only: bool) -> np.ndarray:
+    """Value of the best shot after walking to each destination, with the AP left there.
+
+    Destinations that share the target, its cover, the range band, the AP left and whether
+    the unit ran are priced once.
+    """
     n = len(ap_left)
     best = np.zeros(n)
-    picks: list[tuple[Known, Shots] | None] = [None] * n
     gun = a.gun(me)
-    if gun is None:
-        return best, picks
+    if gun is None or not sight.foes:
+        return best
     reach = (sight.cheb <= 1) if gun.kind == "melee" else sight.i_see
-    memo: dict[tuple, Shots | None] = {}
-    for row, j in zip(*np.nonzero(reach)):
+    if visible_only:
+        reach = reach & np.array([f.visible for f in sight.foes])[None, :]
+    rows, cols = np.nonzero(reach)
+    if not len(rows):
+        return best
+    ap = np.maximum(np.asarray(ap_left, dtype=np.int64)[rows], 0)
+    most = -(-int(ap.max()) // 32) * 32
+    ap = useful_ap(gun, a.ammo(me, gun), 0, most)[ap]      # the same shots, asked fewer ways
+    code = ((cols.astype(np.int64) * 3 + sight.their_cover[rows, cols]) * 2
+            + sight.beyond_mine[rows, cols]) * 2 + np.asarray(running, dtype=np.int64)[rows]
+    code = code * (int(ap.max()) + 1) + ap
+    keys, inverse = np.unique(code, return_inverse=True)
+    stance = _moving_stance(me.info.stance)
+    prices = np.zeros(len(keys))
+    for i, key in enumerate(keys.tolist()):
+        rest, ap_here = divmod(key, int(ap.max()) + 1)
+        rest, run = divmod(rest, 2)
+        rest, beyond = divmod(rest, 2)
+        j, cover = divmod(rest, 3)
         foe = sight.foes[j]
-        if visible_only and not foe.visible:
-            continue
-        key = (j, int(sight.their_cover[row, j]), bool(sight.beyond_mine[row, j]),
-               int(ap_left[row]), bool(running[row]))
-        if key not in memo:
-            memo[key] = a.shots(me, foe, cover=key[1], beyond=key[2], ap=key[3], running=key[4],
-                                stance=_moving_stance(me.info.stance))
-        shot = memo[key]
-        if shot is None:
-            continue
-        value = shot.value * weight(foe, now)
-        if value > best[row]:
-            best[row], picks[row] = value, (foe, shot)
-    return best, picks
+        shot = a.shots(me, foe, cover=cover, beyond=bool(beyond), ap=ap_here, running=bool(run),
+                       stance=stance)
+        prices[i] = shot.value * weight(foe, now) if shot is not None else 0.0
+    np.maximum.at(best, rows, prices[inverse])
+    return best
 
 
 def potential(a: Assessor, me: Known, sight: Sight, now: int) -> np.ndarray:
     """The best shot each destination offers next turn, with a full turn of AP."""
     ap = np.full(sight.i_see.shape[0], me.info.ap_per_turn)
-    value, _ = offense(a, me, sight, ap, np.zeros_like(ap, dtype=bool), now, False)
-    return value
+    return offense(a, me, sight, ap, np.zeros_like(ap, dtype=bool), now, False)
 
 
 def _moving_stance(stance: str) -> str:
@@ -139,7 +148,7 @@ def shares(a: Assessor, me: Known, sight: Sight, friends: list[Known]) -> list[f
 
 
 def _worth(a: Assessor, foe: Known, target: Known, square: tuple[int, int]) -> float:
-    cover = ("none", "half", "full").index(a.grid.cover_against(square, foe.square))
+    cover = geo.cover_level(a.grid, square, foe.square)
     beyond = foe.weapon is not None and a.grid.distance(square, foe.square) > foe.weapon.range
     shot = a.shots(foe, target, cover=cover, beyond=beyond, ap=foe.info.ap_per_turn)
     return shot.value if shot else 0.0

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from game.ai import odds
+from game.ai import geometry as geo
 from game.ai.intel import Known
+from game.ai.sequences import Opening
 from game.ai.state import Board
 from game.core.commands import Attack, ChangeStance, Command, SetOverwatch
 from game.core.events import Refused
@@ -39,7 +40,7 @@ def shots_here(b: Board) -> list[tuple[float, str, Command]]:
     """Attacks from this square, priced from `preview_attack`, with or without a stance change."""
     me, a = b.me, b.a
     gun = a.gun(me)
-    if gun is None:
+    if gun is None or not any(f.visible for f in b.pic.foes):
         return []
     torso = max((m for _, m, _ in a.locations.items), default=0)
     targets, aim_now = [], 0
@@ -71,7 +72,7 @@ def shots_here(b: Board) -> list[tuple[float, str, Command]]:
 
 
 def _first_shot(b: Board, targets: list[Target], shift: int, ap: int, aim_now: int
-                ) -> tuple[float, Target, odds.Opening, int] | None:
+                ) -> tuple[float, Target, Opening, int] | None:
     """The attack to make first: its own worth, plus the best use of the AP it leaves.
 
     If it puts its target down, the AP left go to another target; so a unit that can finish
@@ -117,12 +118,19 @@ def watch(b: Board, ap: int) -> tuple[float, Command] | None:
     cost = math.ceil(me.info.ap_per_turn * s.rules.p.overwatch.cost_fraction)
     if ap < cost + min(m[1] for m in gun.modes):
         return None
+    if "watch" not in b.memo:
+        b.memo["watch"] = _watch_from_here(b)
+    return b.memo["watch"]
+
+
+def _watch_from_here(b: Board) -> tuple[float, Command] | None:
+    me, a = b.me, b.a
     toward, likely = _watch_target(b)
     if toward is None or toward == me.square:
         return None
     value = WATCH_BLIND
     if likely is not None:
-        cover = ("none", "half", "full").index(a.grid.cover_against(likely.square, me.square))
+        cover = geo.cover_level(a.grid, likely.square, me.square)
         moving = b.pic.round - likely.moved_round <= 1
         value = (WATCH_MOVING if moving else WATCH_STILL) * a.reaction(me, likely, max(0, cover - 1))
     return value, SetOverwatch(me.uid, toward)
@@ -134,9 +142,17 @@ def _watch_target(b: Board) -> tuple[tuple[int, int] | None, Known | None]:
     if foes:
         return foes[0].square, foes[0]
     if b.stance.targets:
-        target = min(b.stance.targets, key=lambda sq: math.dist(sq, me.square))
+        target = _nearest(b.stance.targets, me.square)
         return (target if target != me.square else None), None
     return None, None
+
+
+def _nearest(squares: tuple[tuple[int, int], ...], here: tuple[int, int]) -> tuple[int, int]:
+    """The first of `squares` nearest to `here`."""
+    if len(squares) < 8:
+        return min(squares, key=lambda sq: math.dist(sq, here))
+    spots = geo.as_array(squares)
+    return squares[int(np.argmin((spots[:, 0] - here[0]) ** 2 + (spots[:, 1] - here[1]) ** 2))]
 
 
 def watch_values(b: Board, ap_left: np.ndarray) -> np.ndarray:

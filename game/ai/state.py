@@ -41,6 +41,7 @@ class Board:
     goal: np.ndarray          # progress toward the goal
     rng: random.Random
     later_cache: np.ndarray | None = None
+    memo: dict[str, object] = field(default_factory=dict)     # answers shared by several options
 
     @property
     def me(self) -> Known:

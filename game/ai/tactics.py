@@ -28,8 +28,9 @@ GRENADE_KEEP = 6.0       # what a grenade in the pouch is worth (it is not throw
 PIN_VALUE = 0.5          # an enemy pinned down cannot walk on its next turn
 
 
-def throw_options(a: Assessor, me: Known, foes: list[Known], own: list[Known]) -> list[tuple[float, Throw]]:
-    """(value, command) for each worthwhile throw from where `me` stands."""
+def throw_options(a: Assessor, me: Known, foes: list[Known], own: list[Square]) -> list[tuple[float, Throw]]:
+    """(value, command) for each worthwhile throw from where `me` stands (`own`: where the
+    side's other units are)."""
     s = a.session
     out: list[tuple[float, Throw]] = []
     targets = [f for f in foes if f.visible]
@@ -44,21 +45,23 @@ def throw_options(a: Assessor, me: Known, foes: list[Known], own: list[Known]) -
         for center in _centers(targets, radius):
             if not _throwable(a.grid, me, center, spec.range):
                 continue
-            value = blast_value(a, me, center, spec.damage, spec.damage_type, radius, targets, own)
+            value = blast_value(a, me, center, spec.damage, spec.damage_type, radius, targets,
+                                [me.square, *own])
             if value > GRENADE_KEEP:
                 out.append((value - GRENADE_KEEP, Throw(me.uid, center, grenade_id)))
     return out
 
 
 def blast_value(a: Assessor, me: Known, center: Square, damage: str, damage_type: str, radius: int,
-                targets: list[Known], own: list[Known]) -> float:
-    """Expected harm to enemies of a throw at `center`, or 0 if a friend could be caught."""
+                targets: list[Known], own: list[Square]) -> float:
+    """Expected harm to enemies of a throw at `center`, or 0 if a unit of the side (on `own`)
+    could be caught."""
     mod = _demolitions(a, me)
     total = 0.0
     for landed, p in landing(a.grid, a.rules.p.die, a.rules.p.grenade.scatter_die,
                              a.rules.p.grenade.scatter_cap_fraction, a.rules.p.square_meters,
                              me.square, center, mod).items():
-        if any(_ring(a.grid, landed, f.square, radius) is not None for f in own):
+        if any(_ring(a.grid, landed, square, radius) is not None for square in own):
             if p > FRIENDLY_RISK:
                 return 0.0
             continue
@@ -134,8 +137,9 @@ def landing(grid: Grid, die: int, scatter_die: int, cap_fraction: float, meters:
     return out
 
 
-def suppress_options(a: Assessor, me: Known, foes: list[Known], own: list[Known]) -> list[tuple[float, Suppress]]:
-    """(value, command) for suppressive fire centred on each enemy or pair of enemies."""
+def suppress_options(a: Assessor, me: Known, foes: list[Known], own: list[Square]) -> list[tuple[float, Suppress]]:
+    """(value, command) for suppressive fire centred on each enemy or pair of enemies (`own`:
+    where the side's other units are)."""
     s = a.session
     gun = a.gun(me)
     abilities = dict(me.info.abilities)
@@ -149,7 +153,7 @@ def suppress_options(a: Assessor, me: Known, foes: list[Known], own: list[Known]
         if not _throwable(a.grid, me, center, 10**6):
             continue
         area = set(circle(s, center, diameter))
-        if any(f.square in area for f in own if f.uid != me.uid):
+        if any(square in area for square in own):
             continue
         beyond = a.grid.distance(me.square, center) > me.weapon.range
         attack = a.attack_total(me, me.info.stance, beyond, False)

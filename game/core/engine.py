@@ -54,6 +54,7 @@ class Battle:
         self.session = Session(setup, seed, dice)
         self.commands: list[Command] = []
         self.opening: list[Event] = self._run(lambda: turns.start_battle(self.session))
+        self.replayed: list[Event] = []     # after from_state: every event the replay gave
 
     # --- playing ------------------------------------------------------------------------------
 
@@ -106,6 +107,16 @@ class Battle:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def names(self) -> dict[str, str]:
+        """Display names for every id an event can hold: units, sides, weapons, the scenario."""
+        s = self.session
+        s.use()
+        names = {s.setup.scenario.id: s.setup.scenario.name, "unarmed": "bare hands"}
+        names.update({w.id: w.name for w in s.setup.weapons})
+        names.update(s.side_names)
+        names.update({uid: unit.name for uid, unit in s.units()})
+        return names
+
     # --- saving -------------------------------------------------------------------------------
 
     def state(self) -> dict[str, Any]:
@@ -133,11 +144,14 @@ class Battle:
         except (KeyError, TypeError, ValueError) as why:
             raise ValueError(f"the battle state is damaged: {why}") from None
         battle = cls(setup, seed)
+        replayed = list(battle.opening)
         for number, command in enumerate(commands, 1):
             result = battle.submit(command)
             if isinstance(result, Refused):
                 battle.close()
                 raise ValueError(f"command {number} no longer applies: {result.reason}")
+            replayed.extend(result)
+        battle.replayed = replayed
         if state.get("digest") not in (None, battle.digest()):
             battle.close()
             raise ValueError("replaying the battle did not give the saved position")

@@ -19,7 +19,7 @@ def _attack(e: ev.AttackResolved, n: Namer) -> str:
     how = "reacts and fires" if e.reaction else "attacks"
     where = "" if e.location == "torso" else f" (aimed at the {e.location})"
     outcome = (f"{e.hits} hit{'s' if e.hits != 1 else ''}" if e.hit else "miss")
-    return (f"{n(e.attacker)} {how} {n(e.target)}{where} with {e.weapon} ({e.mode}): "
+    return (f"{n(e.attacker)} {how} {n(e.target)}{where} with {n(e.weapon)} ({e.mode}): "
             f"attack {e.attack.describe()} against defense {e.defense.describe()}: {outcome}.")
 
 
@@ -44,7 +44,7 @@ def _morale(e: ev.MoraleChanged, n: Namer) -> str:
 
 
 def _thrown(e: ev.GrenadeThrown, n: Namer) -> str:
-    text = (f"{n(e.unit)} throws a {e.grenade} at {e.target}: Demolitions {e.check.describe()} "
+    text = (f"{n(e.unit)} throws {n(e.grenade)} at {e.target}: Demolitions {e.check.describe()} "
             f"against {e.difficulty}")
     if e.scatter_roll is None:
         return text + ": right on target."
@@ -59,7 +59,7 @@ def _tested(e: ev.SuppressionTested, n: Namer) -> str:
 
 
 _TELLERS: dict[type, Callable] = {
-    ev.BattleStarted: lambda e, n: f"Battle begins: {e.scenario} under {e.ruleset} rules (seed {e.seed}).",
+    ev.BattleStarted: lambda e, n: f"Battle begins: {n(e.scenario)} under {e.ruleset} rules (seed {e.seed}).",
     ev.InitiativeRolled: lambda e, n: (f"{n(e.unit)} initiative {e.check.describe()}"
                                        + (" (ambushing)" if e.ambusher else "") + "."),
     ev.InitiativeOrder: lambda e, n: "Initiative order: " + ", ".join(n(u) for u in e.order) + ".",
@@ -75,8 +75,8 @@ _TELLERS: dict[type, Callable] = {
     ev.MoveStopped: lambda e, n: f"{n(e.unit)} stops at {e.at}: {e.reason}.",
     ev.StanceChanged: lambda e, n: (f"{n(e.unit)} is pinned prone." if e.forced
                                     else f"{n(e.unit)} goes from {e.old} to {e.new} ({e.ap_cost} AP)."),
-    ev.WeaponDrawn: lambda e, n: f"{n(e.unit)} draws the {e.weapon} ({e.ap_cost} AP).",
-    ev.Reloaded: lambda e, n: (f"{n(e.unit)} reloads the {e.weapon}: {e.ammo} rounds, "
+    ev.WeaponDrawn: lambda e, n: f"{n(e.unit)} draws the {n(e.weapon)} ({e.ap_cost} AP).",
+    ev.Reloaded: lambda e, n: (f"{n(e.unit)} reloads the {n(e.weapon)}: {e.ammo} rounds, "
                                f"{e.spare} magazines left ({e.ap_cost} AP)."),
     ev.Aimed: lambda e, n: f"{n(e.unit)} aims: +{e.level} ({e.ap_cost} AP).",
     ev.AttackResolved: _attack,
@@ -97,7 +97,7 @@ _TELLERS: dict[type, Callable] = {
     ev.SuppressionTested: _tested,
     ev.SuppressionEnded: lambda e, n: f"{n(e.unit)} is no longer pinned: {e.reason}.",
     ev.GrenadeThrown: _thrown,
-    ev.Exploded: lambda e, n: (f"The {e.grenade} explodes at {e.at}: "
+    ev.Exploded: lambda e, n: (f"The {n(e.grenade)} explodes at {e.at}: "
                                f"{'+'.join(map(str, e.rolls))} = {sum(e.rolls)} {e.damage_type}, "
                                f"one die less each ring out to {e.radius}."),
 }

@@ -121,7 +121,18 @@ def reach(battle: Battle, uid: str) -> Reach:
     side = s.side_of(uid)
     blocked = [sq for sq, other in s.occupied().items()
                if other != uid and (s.side_of(other) == side or s.sees(side, sq))]
-    return s.grid.reach(s.position(uid), s.get(uid, c.ActionPoints).current, s.rules.move_costs, blocked)
+    budget = s.get(uid, c.ActionPoints).current
+    if not can_move(battle, uid):
+        budget = 0                     # pinned or prone: nowhere to go without getting up first
+    return s.grid.reach(s.position(uid), budget, s.rules.move_costs, blocked)
+
+
+def can_move(battle: Battle, uid: str) -> bool:
+    """Whether `uid` may walk now (it may not while pinned, prone or down)."""
+    s = battle.session
+    s.use()
+    return (s.is_up(uid) and not s.has(uid, c.Suppressed)
+            and s.get(uid, c.Posture).stance != "prone")
 
 
 def enemy_cones(battle: Battle, side: str) -> dict[str, list[Square]]:

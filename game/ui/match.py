@@ -15,7 +15,6 @@ from game.core.commands import Command
 from game.core.engine import Battle
 from game.core.events import Event, Refused
 from game.core.narrate import describe
-from game.core.queries import all_units
 
 Square = tuple[int, int]
 HISTORY_LIMIT = 5000
@@ -40,8 +39,7 @@ class Match:
         self.suppressions: dict[str, tuple[Square, int, tuple[str, ...]]] = {}
         self.saved_commands = len(battle.commands)
         self.computers: dict[str, Any] = {}
-        self._names = {info.uid: info.name for info in all_units(battle)}
-        self._names.update(session.side_names)
+        self._names = battle.names()
         for side in self.humans:
             self.unseen[side] = [e for e in self.history if side in e.seen_by]
 
@@ -172,7 +170,9 @@ class Match:
             first = sides[0]
             seats[first] = Seat(first, True, "Player 1")
         match = cls(battle, seats)
-        match.history = []           # replaying gives no events: the log starts afresh
+        match.history = battle.replayed[-HISTORY_LIMIT:]     # the log picks up where it was
+        for event in battle.replayed:
+            match._track_suppression(event)
         match.unseen = {side: [] for side in sides}
         return match
 

@@ -99,3 +99,17 @@ def test_battles_do_not_leak_into_each_other():
     assert second.digest() == digest
     first.close()
     second.close()
+
+
+def test_a_loaded_battle_brings_back_its_events_for_the_log():
+    commands, events = recorded("alley", 5)
+    setup = load_setup("alley")
+    with Battle(setup, 5) as battle:
+        for command in commands[:10]:
+            battle.submit(command)
+        state = battle.state()
+    with Battle.from_state(state) as loaded:
+        replayed = [e.to_dict() for e in loaded.replayed]
+    with Battle(setup, 5) as fresh:
+        expected = [e.to_dict() for e in fresh.opening] + [e for batch in events[:10] for e in batch]
+    assert replayed == expected

@@ -298,3 +298,12 @@ def test_reaching_the_objective_wins():
         b.submit(Move("a-1", ((6, 0), (7, 0), (8, 0))))
         assert b.session.over and b.session.winner == "a"
         assert "objective" in b.session.end_reason
+
+
+def test_a_pinned_or_prone_unit_has_nowhere_to_go():
+    from game.core.queries import can_move, reach
+    with battle({"a": [(unit("lying", ap=20), (0, 0))], "b": [(unit("far"), (11, 5))]},
+                [9, 1], ambush="a") as b:
+        assert can_move(b, "a-1") and reach(b, "a-1").squares()
+        b.submit(ChangeStance("a-1", "prone"))
+        assert not can_move(b, "a-1") and reach(b, "a-1").squares() == {}

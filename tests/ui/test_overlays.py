@@ -16,10 +16,10 @@ WATCH = DATA / "watch.yaml"
 
 
 def ambushed_match():
-    """Red's watcher sets overwatch down the street, its gunner suppresses Hollis; blue to play."""
+    """Red's watcher sets overwatch down the street, its gunner sprays the middle; blue to play."""
     match = new_match(WATCH, 1, {"blue"})
     assert match.submit(SetOverwatch("red-1", (6, 1)))
-    assert match.submit(Suppress("red-2", (3, 7)))
+    assert match.submit(Suppress("red-2", (3, 4)))
     assert match.active_uid == "blue-1"
     return match
 
@@ -33,7 +33,7 @@ async def test_cones_circles_and_the_danger_warning(save_dir: Path):
         assert isinstance(screen, BattleScreen)
         await wait_until(pilot, lambda: screen.my_turn())
         cone = set(enemy_cones(match.battle, "blue")["red-1"])
-        area = set(circle(match.battle.session, (3, 7), 3))
+        area = set(circle(match.battle.session, (3, 4), 3))
         assert cone and area
         tints = screen.map.scene.tints
         assert all(tints.get(sq) == "cone" for sq in cone - area)
