@@ -64,7 +64,7 @@ class Battle:
             return Refused("This battle has been closed.")
         if s.over:
             return Refused("The battle is over.")
-        if not isinstance(command, Command) or type(command) not in HANDLERS and not isinstance(command, EndTurn):
+        if not isinstance(command, Command) or not (type(command) in HANDLERS or isinstance(command, EndTurn)):
             return Refused(f"Not a command: {command!r}.")
         if command.unit != s.active:
             s.use()
