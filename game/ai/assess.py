@@ -1,8 +1,9 @@
 """Prices of attacks between known units, from the ruleset's exact odds.
 
 An `Assessor` lives for one battle. It turns a unit's weapon into a `Gun`, its skills into
-attack and defense totals for a given situation, and asks `sequences.best_shots` for the best way to
-spend some AP on a target. Everything is cached on plain keys.
+attack and defense totals for a given situation, and asks `sequences.best_shots` for the best
+way to spend some AP on a target. Everything is cached on plain keys: a price holds as long as
+the two units' state (weapon, ammunition, stance, HP, morale) does.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import numpy as np
 from game.ai import odds
 from game.ai.intel import Known
 from game.ai.odds import Gun
-from game.ai.sequences import Opening, Shots, best_shots, openings, spendable
+from game.ai.sequences import Opening, Shots, best_shots, enough_ammo, openings, spendable
 from game.core.engine import Battle
 
 MIN_KILL_VALUE = 8.0
@@ -37,6 +38,7 @@ class Assessor:
         self._shots: dict[tuple, Shots | None] = {}
         self._reactions: dict[tuple, float] = {}
         self._threats: dict[tuple, np.ndarray] = {}
+        self._pairs: dict[tuple, dict[tuple, float]] = {}
         torso = tuple(loc for loc in self.locations.items if loc[0] == "torso")
         self._torso = odds.locations(torso or self.locations.items[:1])
 
@@ -122,6 +124,18 @@ class Assessor:
                                                   aim_now, running, rough, concealed)
         return shot
 
+    def pair(self, attacker: Known, target: Known) -> dict[tuple, float]:
+        """A place to keep the values of `attacker`'s shots at `target` by situation (cover,
+        range band, AP, ...) while both units stay as they are."""
+        concealed = bool(self.grid.concealment[target.square[1], target.square[0]])
+        key = (attacker.uid, attacker.info.weapon, attacker.info.ammo, attacker.info.spare,
+               attacker.who.morale_modifier, target.uid, target.info.weapon, target.hp,
+               target.who.morale_modifier, concealed)
+        memo = self._pairs.get(key)
+        if memo is None:
+            memo = self._pairs[key] = {}
+        return memo
+
     def threat(self, foe: Known, me: Known) -> np.ndarray:
         """[cover, beyond]: what `foe` can do to `me` with a whole turn of AP, by the cover
         (0, 1, 2) `me` has and whether `me` is out of the weapon's range. Priced once for each
@@ -135,7 +149,8 @@ class Assessor:
             table = self._threats[key] = np.zeros((3, 2))
             for cover in range(3):
                 for beyond in (0, 1):
-                    shot = self.shots(foe, me, cover=cover, beyond=bool(beyond), ap=foe.info.ap_per_turn)
+                    shot = self.shots(foe, me, cover=cover, beyond=bool(beyond),
+                                      ap=foe.info.ap_per_turn)
                     table[cover, beyond] = shot.value if shot else 0.0
         return table
 
@@ -154,9 +169,11 @@ class Assessor:
 
     def best(self, gun: Gun, attack: int, defense: int, armor: int, hp: int, ap: int,
              aim_now: int, ammo: int, kill_value: float) -> Shots | None:
-        ap = spendable(gun, ammo, aim_now, ap)      # the same answer, asked fewer ways
-        return best_shots(self.rules, gun, self.locations, attack, defense, armor, hp, ap,
-                               aim_now, ammo, round(kill_value, 1))
+        """`sequences.best_shots`, asked the fewest ways that give the same answer: with the
+        attack's margin over the defense, and only the AP and rounds the sequence can use."""
+        ap = spendable(gun, ammo, aim_now, ap)
+        return best_shots(self.rules, gun, self.locations, attack - defense, 0, armor, hp, ap,
+                          aim_now, enough_ammo(gun, ammo, ap), round(kill_value, 1))
 
     def openings(self, attacker: Known, target: Known, attack: int, defense: int, ap: int,
                  aim_now: int) -> tuple[Opening, ...]:
@@ -164,8 +181,8 @@ class Assessor:
         if gun is None or ap <= 0:
             return ()
         return openings(self.rules, gun, self.locations, attack, defense,
-                             target.armor.get(gun.damage_type, 0), target.hp, ap, aim_now,
-                             self.ammo(attacker, gun), round(self.value(target), 1))
+                        target.armor.get(gun.damage_type, 0), target.hp, ap, aim_now,
+                        self.ammo(attacker, gun), round(self.value(target), 1))
 
     def reaction(self, watcher: Known, target: Known, cover: int) -> float:
         """Expected harm of one unaimed overwatch shot by `watcher` at `target`."""
@@ -187,5 +204,5 @@ class Assessor:
         defense = self.defense_total(target, ("none", "half", "full")[cover])
         armor = target.armor.get(gun.damage_type, 0)
         shot = best_shots(self.rules, gun, self._torso, attack, defense, armor, target.hp, held, 0,
-                               self.ammo(watcher, gun), round(self.value(target), 1))
+                          self.ammo(watcher, gun), round(self.value(target), 1))
         return shot.value if shot else 0.0

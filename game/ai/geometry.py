@@ -2,7 +2,8 @@
 
 `Grid.cover_against` and `Grid.sees` answer for one pair of squares; the computer player asks
 for every square it could move to against every enemy it knows of, so these are the same
-rules written over numpy arrays. Walking-distance fields are computed once per map and target.
+rules written over numpy arrays: cover read from per-map tables, fields of view kept as bit
+sets. Walking-distance fields are computed once per map, target set and closed squares.
 """
 
 from __future__ import annotations
@@ -20,6 +21,20 @@ Square = tuple[int, int]
 _COS45 = math.cos(math.radians(45)) - 1e-9
 _FIELDS: OrderedDict[tuple, tuple[Grid, np.ndarray]] = OrderedDict()
 _FIELD_LIMIT = 256
+_PER_GRID: OrderedDict[int, tuple[Grid, dict]] = OrderedDict()
+_GRIDS_KEPT = 4
+
+
+def per_grid(grid: Grid) -> dict:
+    """Tables worked out once per map, kept for the last few maps played."""
+    found = _PER_GRID.get(id(grid))
+    if found is None or found[0] is not grid:
+        found = _PER_GRID[id(grid)] = (grid, {})
+        if len(_PER_GRID) > _GRIDS_KEPT:
+            _PER_GRID.popitem(last=False)
+    else:
+        _PER_GRID.move_to_end(id(grid))
+    return found[1]
 
 
 def cover_matrix(grid: Grid, defenders: np.ndarray, attackers: np.ndarray) -> np.ndarray:
@@ -58,8 +73,6 @@ class _CoverRule:
     faces an attacker that far away (within 45°); bit k of `half` / `full` when that neighbour
     of a square gives at least half / full cover."""
 
-    _BY_GRID: dict[int, tuple[Grid, _CoverRule]] = {}
-
     def __init__(self, grid: Grid) -> None:
         self.ox, self.oy = grid.width - 1, grid.height - 1
         dy, dx = np.mgrid[-self.oy:self.oy + 1, -self.ox:self.ox + 1]
@@ -79,10 +92,10 @@ class _CoverRule:
 
     @classmethod
     def of(cls, grid: Grid) -> _CoverRule:
-        found = cls._BY_GRID.get(id(grid))
-        if found is None or found[0] is not grid:
-            found = cls._BY_GRID[id(grid)] = (grid, cls(grid))
-        return found[1]
+        tables = per_grid(grid)
+        if "cover" not in tables:
+            tables["cover"] = cls(grid)
+        return tables["cover"]
 
 
 def seen_from(grid: Grid, origin: Square, radius: int, squares: np.ndarray) -> np.ndarray:
@@ -103,19 +116,24 @@ def distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.rint(d).astype(np.int32)
 
 
-def walk_field(grid: Grid, costs: MoveCosts, targets: Iterable[Square]) -> np.ndarray:
-    """AP needed to walk from each square to the nearest target (ignoring units), [y, x].
+def walk_field(grid: Grid, costs: MoveCosts, targets: Iterable[Square],
+               closed: tuple[Square, ...] = ()) -> np.ndarray:
+    """AP needed to walk from each square to the nearest target, [y, x], round the `closed`
+    squares (other units are ignored).
 
-    Unreachable squares get a large number. Cached per map and target set (a grid never
-    changes, so the map is known by the object itself).
+    Unreachable squares get a large number. Cached per map, target set and closed squares (a
+    grid never changes, so the map is known by the object itself).
     """
     goal = targets if isinstance(targets, tuple) else tuple(targets)
-    key = (id(grid), costs, goal)
+    key = (id(grid), costs, goal, closed)
     found = _FIELDS.get(key)
     if found is not None and found[0] is grid:
         _FIELDS.move_to_end(key)
         return found[1]
     cost = np.where(grid.walkable, 1 + grid.rough * 0, 0).astype(np.int32)
+    for x, y in closed:
+        if grid.in_bounds(x, y) and (x, y) not in goal:
+            cost[y, x] = 0
     dist = tcod.path.maxarray((grid.height, grid.width), dtype=np.int32)
     for x, y in goal:
         if grid.in_bounds(x, y):
@@ -127,27 +145,33 @@ def walk_field(grid: Grid, costs: MoveCosts, targets: Iterable[Square]) -> np.nd
     return dist
 
 
-_COVER_SCORES: dict[int, tuple[Grid, np.ndarray]] = {}
-
-
 def cover_scores(grid: Grid) -> np.ndarray:
     """`Grid.cover_score` of every square, [y, x] (cached per map)."""
-    cached = _COVER_SCORES.get(id(grid))
-    if cached is not None and cached[0] is grid:
-        return cached[1]
-    padded = np.pad(grid.cover.astype(np.int32), 1)
-    h, w = grid.height, grid.width
-    total = sum(padded[1 + dy:h + 1 + dy, 1 + dx:w + 1 + dx] for dx, dy in NEIGHBOURS)
-    _COVER_SCORES[id(grid)] = (grid, total)
-    return total
+    tables = per_grid(grid)
+    if "cover scores" not in tables:
+        padded = np.pad(grid.cover.astype(np.int32), 1)
+        h, w = grid.height, grid.width
+        tables["cover scores"] = sum(padded[1 + dy:h + 1 + dy, 1 + dx:w + 1 + dx]
+                                     for dx, dy in NEIGHBOURS)
+    return tables["cover scores"]
 
 
 def unseen_in_view(grid: Grid, seen: np.ndarray, squares: np.ndarray, radius: int) -> np.ndarray:
     """For each square, how many walkable squares it would see that the side does not see now."""
     views = _view_bits(grid, radius)
+    if views is None:
+        return _unseen_one_by_one(grid, grid.walkable & ~seen, squares, radius)
     hidden = views.pack(grid.walkable & ~seen)[views.band[squares[:, 1]]]
     rows = views.rows(squares)
     return np.add.reduce(np.bitwise_count(rows & hidden), axis=1, dtype=np.int32).astype(np.float64)
+
+
+def _unseen_one_by_one(grid: Grid, hidden: np.ndarray, squares: np.ndarray, radius: int) -> np.ndarray:
+    out = np.zeros(len(squares))
+    for i, (x, y) in enumerate(squares.tolist()):
+        view = grid.view(x, y, radius)
+        out[i] = np.count_nonzero(view.mask & hidden[view.window])
+    return out
 
 
 class _ViewBits:
@@ -194,17 +218,17 @@ class _ViewBits:
         self.done[i] = True
 
 
-_VIEW_BITS: dict[tuple[int, int], _ViewBits] = {}
+_VIEW_BITS_LIMIT = 64 << 20        # bytes: on larger maps, count square by square
 
 
-def _view_bits(grid: Grid, radius: int) -> _ViewBits:
-    key = (id(grid), radius)
-    views = _VIEW_BITS.get(key)
-    if views is None or views.grid is not grid:
-        if len(_VIEW_BITS) >= 16:
-            _VIEW_BITS.clear()
-        views = _VIEW_BITS[key] = _ViewBits(grid, radius)
-    return views
+def _view_bits(grid: Grid, radius: int) -> _ViewBits | None:
+    tables = per_grid(grid)
+    key = ("view bits", radius)
+    if key not in tables:
+        words = (2 * radius + 1) * -(-grid.width // 64)
+        fits = grid.width * grid.height * words * 8 <= _VIEW_BITS_LIMIT
+        tables[key] = _ViewBits(grid, radius) if fits else None
+    return tables[key]
 
 
 def field_at(field: np.ndarray, squares: np.ndarray) -> np.ndarray:

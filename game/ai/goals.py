@@ -56,7 +56,7 @@ def stance_for(battle: Battle, side: str, picture: Picture) -> Stance:
         if morale < 0 and not push:          # shaken: hold, unless time is running out
             return Stance(0.3 * pace, 1.3 * caution, tuple(foes), False)
         return Stance(pace, caution, tuple(foes), False)
-    return Stance(SEARCH * hurry, caution, _search_targets(battle, side, picture.me.square), False)
+    return Stance(SEARCH * hurry, caution, _search_targets(battle, side, picture), False)
 
 
 def _own_zone(battle: Battle, side: str) -> tuple[Square, ...]:
@@ -65,9 +65,11 @@ def _own_zone(battle: Battle, side: str) -> tuple[Square, ...]:
     return tuple(s.grid.zones.get(zone or "", ()))
 
 
-def _search_targets(battle: Battle, side: str, here: Square) -> tuple[Square, ...]:
-    """The enemy's deployment zones while unexplored, then the nearest unexplored ground."""
+def _search_targets(battle: Battle, side: str, picture: Picture) -> tuple[Square, ...]:
+    """The enemy's deployment zones while unexplored, then the nearest unexplored ground, then
+    the nearest of the ground the side has not looked at for longest (where someone may hide)."""
     s = battle.session
+    here = picture.me.square
     mine = next((d.zone for d in s.setup.scenario.sides if d.id == side), None)
     explored = s.sight[side].explored
     others = _zone_squares(s.grid, mine)
@@ -75,32 +77,41 @@ def _search_targets(battle: Battle, side: str, here: Square) -> tuple[Square, ..
         left = others[~explored[others[:, 1], others[:, 0]]]
         if len(left):
             return tuple(map(tuple, left.tolist()))
-    unexplored = np.argwhere(~explored & s.grid.walkable)
-    if len(unexplored):
-        d = np.hypot(unexplored[:, 1] - here[0], unexplored[:, 0] - here[1])
-        y, x = unexplored[int(np.argmin(d))]
-        return ((int(x), int(y)),)
+    nearest = _nearest(~explored & s.grid.walkable, here)
+    if nearest is None and picture.looked is not None:
+        hidden = s.grid.walkable & (s.sight[side].count == 0)
+        if hidden.any():
+            nearest = _nearest(hidden & (picture.looked <= picture.looked[hidden].min()), here)
+    if nearest is not None:
+        return (nearest,)
     return tuple(map(tuple, others.tolist())) or (here,)
 
 
-_ZONES: dict[tuple[int, str | None], tuple[Grid, np.ndarray]] = {}
+def _nearest(area: np.ndarray, here: Square) -> Square | None:
+    squares = np.argwhere(area)
+    if not len(squares):
+        return None
+    y, x = squares[int(np.argmin(np.hypot(squares[:, 1] - here[0], squares[:, 0] - here[1])))]
+    return int(x), int(y)
 
 
 def _zone_squares(grid: Grid, mine: str | None) -> np.ndarray:
     """(N, 2) x, y of every zone square but those of zone `mine`, in the map's zone order."""
-    found = _ZONES.get((id(grid), mine))
-    if found is None or found[0] is not grid:
-        squares = [sq for name, zone in grid.zones.items() if name != mine for sq in zone]
-        found = _ZONES[(id(grid), mine)] = (grid, geo.as_array(squares))
-    return found[1]
+    tables = geo.per_grid(grid)
+    key = ("zones but", mine)
+    if key not in tables:
+        tables[key] = geo.as_array([sq for name, zone in grid.zones.items() if name != mine
+                                    for sq in zone])
+    return tables[key]
 
 
-def progress(battle: Battle, stance: Stance, dest: Destinations) -> np.ndarray:
-    """Score for each destination of getting closer to the goal."""
+def progress(battle: Battle, stance: Stance, dest: Destinations,
+             obstacles: tuple[Square, ...] = ()) -> np.ndarray:
+    """Score for each destination of getting closer to the goal (walking round `obstacles`)."""
     if not stance.targets or stance.advance == 0:
         return np.zeros(len(dest))
     s = battle.session
-    field = geo.walk_field(s.grid, s.rules.move_costs, stance.targets)
+    field = geo.walk_field(s.grid, s.rules.move_costs, stance.targets, obstacles)
     far = geo.field_at(field, dest.squares)
     cut_off = far > 1e6
     if cut_off.any():           # no way to the goal from there: a little worse than here

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from game.content.schema import WeaponSpec
 from game.core import components as c
 from game.core.engine import Battle
-from game.core.grid import NEIGHBOURS, Grid
 from game.core.queries import UnitInfo, enemy_cones, sightings, unit_info
 from game.rules.skirmish import Combatant
 
@@ -47,19 +48,52 @@ class Picture:
     """Everything the player may use to choose one command.
 
     The side's other units are looked up only when a question needs them (most decisions,
-    made with no enemy in sight, never do).
+    made with no enemy in sight, never do), and then once for the decision.
     """
 
-    __slots__ = ("me", "foes", "cones", "round", "_battle", "_own")
+    __slots__ = ("me", "foes", "cones", "round", "bodies", "looked", "_battle", "_units", "_own")
 
-    def __init__(self, me: Known, foes: list[Known], cones: dict[str, list[Square]], round_: int,
-                 battle: Battle | None = None) -> None:
+    def __init__(self, battle: Battle, me: Known, foes: list[Known], cones: dict[str, list[Square]],
+                 round_: int, bodies: tuple[Square, ...] = (), looked: np.ndarray | None = None) -> None:
         self.me = me
         self.foes = foes                 # enemies up: visible now or remembered
         self.cones = cones               # known enemy overwatch cones
         self.round = round_
+        self.bodies = bodies             # where enemies lie downed, as last seen
+        self.looked = looked             # [y, x]: the round the side last saw each square (-1: never)
         self._battle = battle
+        self._units: list[tuple[str, Square, bool, bool]] | None = None
         self._own: list[Known] | None = None
+
+    def blocked(self) -> list[Square]:
+        """Squares of the units the side knows of (its own, and enemies in sight), `me` excepted:
+        a path cannot go through them."""
+        s = self._battle.session
+        side = self.me.info.side
+        return [sq for _, sq, own, _ in self._roster() if own or s.sees(side, sq)]
+
+    def obstacles(self) -> tuple[Square, ...]:
+        """Squares no one walks through for a while: downed units, the enemy's and the side's."""
+        own = [sq for _, sq, mine, up in self._roster() if mine and not up]
+        return tuple(sorted({*self.bodies, *own}))
+
+    def own_squares(self) -> list[Square]:
+        """Where the side's other units lie, up or down."""
+        return [sq for _, sq, own, _ in self._roster() if own]
+
+    def downed_next_to(self, square: Square) -> list[Known]:
+        """Downed own units on the squares around `square`."""
+        near = [uid for uid, sq, own, up in self._roster()
+                if own and not up and max(abs(sq[0] - square[0]), abs(sq[1] - square[1])) == 1]
+        return [k for k in self._cards(near) if k.info.state in ("unconscious", "dying")]
+
+    def friends_seen_from(self, spots: list[tuple[Square, int]]) -> list[Known]:
+        """Own units that are up, standing where someone at one of `spots` (square, sight) would
+        see them."""
+        grid = self._battle.session.grid
+        near = [uid for uid, sq, own, up in self._roster()
+                if own and up and any(grid.sees(at, sq, r) for at, r in spots)]
+        return [k for k in self._cards(near) if k.info.state == "ok"]
 
     @property
     def friends(self) -> list[Known]:
@@ -71,95 +105,63 @@ class Picture:
         """Own units unconscious or dying."""
         return [k for k in self._own_units() if k.info.state in ("unconscious", "dying")]
 
-    def downed_next_to(self, square: Square) -> list[Known]:
-        """Downed own units on the squares around `square`."""
-        if self._battle is None or self._own is not None:
-            return [k for k in self.downed_friends if _next_to(k.square, square)]
-        s = self._battle.session
-        side = self.me.info.side
-        around = {(square[0] + dx, square[1] + dy) for dx, dy in NEIGHBOURS}
-        near = [uid for spot, uid in s.occupied().items() if spot in around
-                and uid != self.me.uid and s.side_of(uid) == side and not s.is_up(uid)]
-        if len(near) > 1:
-            order = list(s.entities)
-            near.sort(key=order.index)
-        infos = [unit_info(self._battle, uid) for uid in near]
-        return [Intel._known(self._battle, u, self.round, True) for u in infos
-                if u.state in ("unconscious", "dying")]
-
-    def own_squares(self) -> list[Square]:
-        """Where the side's other units lie, up or down."""
-        if self._battle is None or self._own is not None:
-            return [k.square for k in self._own_units()]
-        s = self._battle.session
-        squares = (s.position(uid) for uid in _own_uids(self._battle, self.me.info.side)
-                   if uid != self.me.uid)
-        return [sq for sq in squares if sq is not None]
-
-    def friends_seen_from(self, spots: list[tuple[Square, int]]) -> list[Known]:
-        """The `friends` standing where someone at one of `spots` (square, sight) would see them."""
-        if self._battle is None or self._own is not None:
-            candidates = self.friends
-            grid = self._battle.session.grid if self._battle is not None else None
-            return [k for k in candidates
-                    if grid is None or any(grid.sees(at, k.square, r) for at, r in spots)]
-        s = self._battle.session
-        near = [uid for uid in _own_uids(self._battle, self.me.info.side) if uid != self.me.uid
-                and _seen(s.grid, s.position(uid), spots)]
-        known = [Intel._known(self._battle, unit_info(self._battle, uid), self.round, True) for uid in near]
-        return [k for k in known if k.info.state == "ok"]
+    def _roster(self) -> list[tuple[str, Square, bool, bool]]:
+        """(uid, square, of the side, up) of every unit on the map but `me`, in the battle's order."""
+        if self._units is None:
+            s = self._battle.session
+            where = {uid: square for square, uid in s.occupied().items()}
+            side = self.me.info.side
+            self._units = [(uid, where[uid], s.side_of(uid) == side, s.is_up(uid))
+                           for uid in s.entities if uid in where and uid != self.me.uid]
+        return self._units
 
     def _own_units(self) -> list[Known]:
         if self._own is None:
-            self._own = []
-            if self._battle is not None:
-                infos = [unit_info(self._battle, uid)
-                         for uid in _own_uids(self._battle, self.me.info.side) if uid != self.me.uid]
-                self._own = [Intel._known(self._battle, u, self.round, True) for u in infos
-                             if u.square is not None]
+            self._own = self._cards([uid for uid, _, own, _ in self._roster() if own])
         return self._own
 
-
-def _own_uids(battle: Battle, side: str) -> list[str]:
-    return [uid for uid, unit in battle.session.units() if unit.side == side]
-
-
-def _seen(grid: Grid, square: Square | None, spots: list[tuple[Square, int]]) -> bool:
-    return square is not None and any(grid.sees(at, square, r) for at, r in spots)
-
-
-def _next_to(one: Square | None, other: Square) -> bool:
-    return one is not None and max(abs(one[0] - other[0]), abs(one[1] - other[1])) == 1
+    def _cards(self, uids: list[str]) -> list[Known]:
+        return [known_unit(self._battle, unit_info(self._battle, uid), self.round, True) for uid in uids]
 
 
 @dataclass
 class Intel:
     side: str
     memory: dict[str, Known] = field(default_factory=dict)
+    bodies: dict[str, Square] = field(default_factory=dict)     # enemies seen lying downed
+    looked: np.ndarray | None = None     # [y, x]: the round the side last saw each square
 
     def update(self, battle: Battle) -> Picture:
         """Look, remember, and describe the situation of the active unit (one of ours)."""
         s = battle.session
         self.observe(battle)
-        me = self._known(battle, unit_info(battle, s.active), s.round, True)
+        me = known_unit(battle, unit_info(battle, s.active), s.round, True)
         watching = any(f.visible and "overwatch" in f.info.statuses for f in self.memory.values())
         cones = enemy_cones(battle, self.side) if watching else {}
-        return Picture(me, list(self.memory.values()), cones, s.round, battle)
+        return Picture(battle, me, list(self.memory.values()), cones, s.round,
+                       tuple(self.bodies.values()), self.looked)
 
     def observe(self, battle: Battle) -> None:
         """Update what the side remembers of the enemy (the enemies it sees now, the squares it
         sees empty)."""
         s = battle.session
+        in_sight = s.sight[self.side].count > 0
+        if self.looked is None:
+            self.looked = np.full(in_sight.shape, -1, dtype=np.int32)
+        self.looked[in_sight] = s.round
         seen = {}
         for sighting in sightings(battle, self.side):
             seen[sighting.uid] = sighting
             if sighting.state == "ok" and sighting.square is not None:
                 old = self.memory.get(sighting.uid)
-                known = self._known(battle, unit_info(battle, sighting.uid), s.round, True)
+                known = known_unit(battle, unit_info(battle, sighting.uid), s.round, True)
                 known.moved_round = old.moved_round if old and old.square == known.square else s.round
                 self.memory[sighting.uid] = known
+                self.bodies.pop(sighting.uid, None)
             else:
                 self.memory.pop(sighting.uid, None)
+                if sighting.square is not None:
+                    self.bodies[sighting.uid] = sighting.square
         for uid, old in list(self.memory.items()):
             if uid in seen:
                 continue
@@ -167,10 +169,14 @@ class Intel:
                 del self.memory[uid]
             else:
                 old.visible = False
+        for uid, square in list(self.bodies.items()):
+            if uid not in seen and s.sees(self.side, square):
+                del self.bodies[uid]
 
-    @staticmethod
-    def _known(battle: Battle, unit: UnitInfo, round_: int, visible: bool) -> Known:
-        s = battle.session
-        weapon = s.weapons.get(unit.weapon) if unit.weapon else None
-        return Known(unit, unit.square, round_, visible, s.combatant(unit.uid), weapon,
-                     dict(s.get(unit.uid, c.Armor).resist))
+
+def known_unit(battle: Battle, unit: UnitInfo, round_: int, visible: bool) -> Known:
+    """A unit's card as the side holds it."""
+    s = battle.session
+    weapon = s.weapons.get(unit.weapon) if unit.weapon else None
+    return Known(unit, unit.square, round_, visible, s.combatant(unit.uid), weapon,
+                 dict(s.get(unit.uid, c.Armor).resist))

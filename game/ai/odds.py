@@ -182,7 +182,7 @@ class Powers:
         self._by_cap: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     @staticmethod
-    @lru_cache(maxsize=4096)
+    @lru_cache(maxsize=1024)
     def of(code: str, multiplier: float, armor: int, cap: int) -> Powers:
         return Powers(code, multiplier, armor, cap)
 

@@ -59,7 +59,7 @@ def _board(battle: Battle, a: Assessor, pic: Picture, level: Level, rng: random.
         cover = geo.cover_level(a.grid, square, foe.square)
         return a.reaction(foe, me, cover)
 
-    dest = destinations(battle, me.uid, budget, cones, reaction, level.squares, rng)
+    dest = destinations(battle, me.uid, budget, cones, reaction, level.squares, rng, pic.blocked())
     stance = stance_for(battle, me.info.side, pic)
     if len(dest) == 1 and not _may_revive(a, pic, level):
         # Staying put: every option shares the square's exposure, goal and next-turn terms,
@@ -83,7 +83,8 @@ def _board(battle: Battle, a: Assessor, pic: Picture, level: Level, rng: random.
                                         me.info.sight)
             share = 0.5 if any(f.visible for f in pic.foes) else 1.0
             safety = safety - UNSEEN * share * stance.caution * unseen / 100
-    return Board(battle, a, pic, level, stance, dest, sight, safety, progress(battle, stance, dest), rng)
+    goal = progress(battle, stance, dest, pic.obstacles())
+    return Board(battle, a, pic, level, stance, dest, sight, safety, goal, rng)
 
 
 def _may_revive(a: Assessor, pic: Picture, level: Level) -> bool:
@@ -146,18 +147,10 @@ def _move_options(b: Board) -> list[Option]:
     n = len(b.dest)
     if n < 2:
         return []
-    me, s = b.me, b.battle.session
-    rules = s.rules
-    turn = s.get(me.uid, c.TurnState)
-    on_the_run = {"shot_on_the_run", "attack_on_the_run"} & set(dict(me.info.abilities))
+    me, rules = b.me, b.battle.session.rules
     spent = b.dest.cost + (rules.stance_cost("prone", "crouch", False) if me.info.stance == "prone" else 0)
     ap_left = me.info.ap - spent
-    runs = [rules.is_running(turn.move_ap + cost, me.info.ap_per_turn)
-            for cost in range(int(b.dest.cost.max()) + 1)]
-    running = np.array(runs)[b.dest.cost] & (not on_the_run)
-    shots = scoring.offense(b.a, me, b.sight, ap_left, running, b.pic.round,
-                            visible_only=b.level.lookahead < 2)
-    act = shots + later(b)
+    act = _shots_after_moving(b, ap_left) + later(b)
     watch = shooting.watch_values(b, ap_left)
     act = np.maximum(act, later(b) + watch)
     total = act + b.safety + b.goal
@@ -170,6 +163,20 @@ def _move_options(b: Board) -> list[Option]:
             if command is not None:
                 return [Option(float(total[i]), "move", command)]
     return []
+
+
+def _shots_after_moving(b: Board, ap_left: np.ndarray) -> np.ndarray:
+    """The best shot at each destination with the AP left there (and the running penalty)."""
+    if not b.sight.foes:
+        return np.zeros(len(b.dest))
+    me, s = b.me, b.battle.session
+    turn = s.get(me.uid, c.TurnState)
+    on_the_run = {"shot_on_the_run", "attack_on_the_run"} & set(dict(me.info.abilities))
+    runs = [s.rules.is_running(turn.move_ap + cost, me.info.ap_per_turn)
+            for cost in range(int(b.dest.cost.max()) + 1)]
+    running = np.array(runs)[b.dest.cost] & (not on_the_run)
+    return scoring.offense(b.a, me, b.sight, ap_left, running, b.pic.round,
+                           visible_only=b.level.lookahead < 2)
 
 
 def _walk(b: Board, index: int) -> Command | None:

@@ -110,17 +110,22 @@ def offense(a: Assessor, me: Known, sight: Sight, ap_left: np.ndarray, running: 
     keys, inverse = np.unique(code, return_inverse=True)
     stance = _moving_stance(me.info.stance)
     prices = np.zeros(len(keys))
+    memos = [a.pair(me, foe) for foe in sight.foes]
     for i, key in enumerate(keys.tolist()):
         rest, ap_here = divmod(key, int(ap.max()) + 1)
         rest, run = divmod(rest, 2)
         rest, beyond = divmod(rest, 2)
         j, cover = divmod(rest, 3)
-        foe = sight.foes[j]
-        shot = a.shots(me, foe, cover=cover, beyond=bool(beyond), ap=ap_here, running=bool(run),
-                       stance=stance)
-        prices[i] = shot.value * weight(foe, now) if shot is not None else 0.0
-    np.maximum.at(best, rows, prices[inverse])
-    return best
+        situation = (cover, beyond, ap_here, run, stance)
+        value = memos[j].get(situation)
+        if value is None:
+            shot = a.shots(me, sight.foes[j], cover=cover, beyond=bool(beyond), ap=ap_here,
+                           running=bool(run), stance=stance)
+            value = memos[j][situation] = shot.value if shot is not None else 0.0
+        prices[i] = value * weight(sight.foes[j], now)
+    values = np.zeros(reach.shape)
+    values[rows, cols] = prices[inverse]
+    return np.maximum(best, values.max(axis=1))
 
 
 def potential(a: Assessor, me: Known, sight: Sight, now: int) -> np.ndarray:
@@ -150,5 +155,10 @@ def shares(a: Assessor, me: Known, sight: Sight, friends: list[Known]) -> list[f
 def _worth(a: Assessor, foe: Known, target: Known, square: tuple[int, int]) -> float:
     cover = geo.cover_level(a.grid, square, foe.square)
     beyond = foe.weapon is not None and a.grid.distance(square, foe.square) > foe.weapon.range
-    shot = a.shots(foe, target, cover=cover, beyond=beyond, ap=foe.info.ap_per_turn)
-    return shot.value if shot else 0.0
+    memo = a.pair(foe, target)
+    situation = (cover, beyond, foe.info.ap_per_turn, False, foe.info.stance)
+    value = memo.get(situation)
+    if value is None:
+        shot = a.shots(foe, target, cover=cover, beyond=beyond, ap=foe.info.ap_per_turn)
+        value = memo[situation] = shot.value if shot else 0.0
+    return value

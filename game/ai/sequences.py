@@ -2,9 +2,9 @@
 
 `best_shots` weighs every aim level, fire mode and hit location the AP can buy, with the exact
 odds of `game.ai.odds`; `openings` gives, for each aim level, the single attack worth most
-(the first shot of a turn). A `Table` keeps what each mode, aim level and hit location does to
-one target by the number of attacks, so questions that differ only in the AP, the aim already
-taken or the worth of a kill share the work.
+(the first shot of a turn). What each mode, aim level and hit location does by the number of
+attacks is kept (`outcomes`), so questions that differ only in the AP, the aim already taken,
+the worth of a kill, or in attack and defense by as much share the work.
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ def best_shots(rules: SkirmishRules, gun: Gun, locations: Locations, attack: int
     """
     best: Shots | None = None
     firearm = gun.kind == "firearm"
-    table = Table.of(rules, gun, locations, attack, defense, armor, max(1, hp), ammo)
-    for index, (name, mode_ap, rof) in enumerate(table.modes):
+    hp = max(1, hp)
+    for name, mode_ap, rof in _modes(gun, ammo):
         for level in (range(aim_now, len(gun.aim_costs)) if firearm else (0,)):
             aim_ap = gun.aim_costs[level] - gun.aim_costs[aim_now] if level else 0
             count = (ap - aim_ap) // mode_ap
@@ -64,7 +64,8 @@ def best_shots(rules: SkirmishRules, gun: Gun, locations: Locations, attack: int
                 count = min(count, -(-ammo // rof))
             if count < 1:
                 continue
-            for loc, (damage, down) in zip(table.names, table.outcomes(index, level, count)):
+            for loc, (damage, down) in zip(_names(locations), outcomes(
+                    rules, gun, locations, attack + level - defense, rof, armor, hp, count)):
                 value = damage + kill_value * down
                 if best is None or value > best.value + 1e-9:
                     best = Shots(value, name, loc, level, count, aim_ap + count * mode_ap,
@@ -78,20 +79,53 @@ def openings(rules: SkirmishRules, gun: Gun, locations: Locations, attack: int, 
              ) -> tuple[Opening, ...]:
     """For each aim level the unit can afford, the single attack worth the most."""
     out = []
-    table = Table.of(rules, gun, locations, attack, defense, armor, max(1, hp), ammo)
+    hp = max(1, hp)
     for level in (range(aim_now, len(gun.aim_costs)) if gun.kind == "firearm" else (0,)):
         aim_ap = gun.aim_costs[level] - gun.aim_costs[aim_now] if level else 0
         best: Opening | None = None
-        for index, (name, mode_ap, _) in enumerate(table.modes):
+        for name, mode_ap, rof in _modes(gun, ammo):
             if aim_ap + mode_ap > ap:
                 continue
-            for loc, (damage, down) in zip(table.names, table.outcomes(index, level, 1)):
+            for loc, (damage, down) in zip(_names(locations), outcomes(
+                    rules, gun, locations, attack + level - defense, rof, armor, hp, 1)):
                 value = damage + kill_value * down
                 if best is None or value > best.value + 1e-9:
                     best = Opening(value, down, aim_ap + mode_ap, name, loc, level)
         if best is not None:
             out.append(best)
     return tuple(out)
+
+
+@lru_cache(maxsize=100_000)
+def outcomes(rules: SkirmishRules, gun: Gun, locations: Locations, margin: int, rof: int,
+             armor: int, hp: int, count: int) -> list[tuple[float, float]]:
+    """(expected HP taken, P(down)) at each hit location, for `count` attacks of `rof` shots
+    whose attack total (aim included) beats the defense's by `margin` before the location's
+    modifier. The hit counts depend on that difference only: both sides roll the same die."""
+    return [repeated(hits, gun.damage, mult, armor, hp, count)
+            for hits, (_, _, mult) in zip(_hits(rules, locations, margin, gun.spread, rof),
+                                          locations.items)]
+
+
+@lru_cache(maxsize=4096)
+def _modes(gun: Gun, ammo: int) -> tuple[tuple[str, int, int], ...]:
+    """(name, AP, shots per attack) of each mode the rounds left allow."""
+    firearm = gun.kind == "firearm"
+    modes = ((name, mode_ap, min(rof, max(ammo, 0)) if firearm else rof)
+             for name, mode_ap, rof in gun.modes)
+    return tuple(mode for mode in modes if mode[2] > 0)
+
+
+@lru_cache(maxsize=64)
+def _names(locations: Locations) -> tuple[str, ...]:
+    return tuple(loc for loc, _, _ in locations.items)
+
+
+def enough_ammo(gun: Gun, ammo: int, ap: int) -> int:
+    """`ammo`, or less when `ap` cannot fire that many rounds anyway (the same shots either way)."""
+    if gun.kind != "firearm":
+        return ammo
+    return min(ammo, max(rof * (ap // mode_ap) for _, mode_ap, rof in gun.modes))
 
 
 def spendable(gun: Gun, ammo: int, aim_now: int, ap: int) -> int:
@@ -121,61 +155,9 @@ def useful_ap(gun: Gun, ammo: int, aim_now: int, most: int) -> np.ndarray:
     return out
 
 
-class Table:
-    """What each fire mode, aim level and hit location does to one target (its defense, armor
-    and HP fixed), by the number of attacks: the inner loop of `best_shots`, kept per target."""
-
-    __slots__ = ("rules", "gun", "locations", "attack", "defense", "armor", "hp", "modes",
-                 "names", "_hits", "_done")
-
-    def __init__(self, rules: SkirmishRules, gun: Gun, locations: Locations, attack: int,
-                 defense: int, armor: int, hp: int, rounds: int) -> None:
-        self.rules, self.gun, self.locations = rules, gun, locations
-        self.attack, self.defense, self.armor, self.hp = attack, defense, armor, hp
-        firearm = gun.kind == "firearm"
-        modes = [(name, mode_ap, min(rof, rounds) if firearm else rof)
-                 for name, mode_ap, rof in gun.modes]
-        self.modes = [mode for mode in modes if mode[2] > 0]     # (name, AP, shots per attack)
-        self.names = [loc for loc, _, _ in locations.items]
-        self._hits: dict[tuple[int, int], list[tuple[float, ...]]] = {}
-        self._done: dict[tuple[int, int, int], list[tuple[float, float]]] = {}
-
-    @staticmethod
-    def of(rules: SkirmishRules, gun: Gun, locations: Locations, attack: int, defense: int,
-           armor: int, hp: int, ammo: int) -> Table:
-        """The table for this target; rounds beyond the largest burst make no difference."""
-        most = max((rof for _, _, rof in gun.modes), default=0)
-        rounds = min(max(ammo, 0), most) if gun.kind == "firearm" else most
-        return _table(rules, gun, locations, attack, defense, armor, hp, rounds)
-
-    def outcomes(self, mode: int, level: int, count: int) -> list[tuple[float, float]]:
-        """(expected HP taken, P(down)) at each hit location, for `count` attacks."""
-        key = (mode, level, count)
-        found = self._done.get(key)
-        if found is None:
-            gun = self.gun
-            found = self._done[key] = [
-                repeated(hits, gun.damage, mult, self.armor, self.hp, count)
-                for hits, (_, _, mult) in zip(self._hits_at(mode, level), self.locations.items)]
-        return found
-
-    def _hits_at(self, mode: int, level: int) -> list[tuple[float, ...]]:
-        found = self._hits.get((mode, level))
-        if found is None:
-            found = self._hits[(mode, level)] = _hits(self.rules, self.locations, self.attack + level,
-                                                      self.defense, self.gun.spread, self.modes[mode][2])
-        return found
-
-
-@lru_cache(maxsize=8192)
-def _table(rules: SkirmishRules, gun: Gun, locations: Locations, attack: int, defense: int,
-           armor: int, hp: int, rounds: int) -> Table:
-    return Table(rules, gun, locations, attack, defense, armor, hp, rounds)
-
-
 @lru_cache(maxsize=65536)
-def _hits(rules: SkirmishRules, locations: Locations, attack: int, defense: int, spread: int,
+def _hits(rules: SkirmishRules, locations: Locations, margin: int, spread: int,
           rof: int) -> list[tuple[float, ...]]:
     """The hit-count distribution at each hit location."""
-    return [tuple(rules.hit_distribution(attack + loc_mod, defense, spread, rof))
+    return [tuple(rules.hit_distribution(margin + loc_mod, 0, spread, rof))
             for _, loc_mod, _ in locations.items]

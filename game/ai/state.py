@@ -52,6 +52,6 @@ def later(b: Board) -> np.ndarray:
     """Next turn's best shot from each destination (looking that far ahead is for `hard`)."""
     if b.later_cache is None:
         b.later_cache = np.zeros(len(b.dest))
-        if b.level.lookahead >= 3:
+        if b.level.lookahead >= 3 and b.sight.foes:
             b.later_cache = LATER * scoring.potential(b.a, b.me, b.sight, b.pic.round)
     return b.later_cache

@@ -1,0 +1,84 @@
+"""Looking for an enemy out of sight: round a body lying in a doorway, and back to ground the
+side has not looked at for longest once every square has been seen."""
+
+from __future__ import annotations
+
+from ai_helpers import end_turns_until, take_turn
+from builders import setup, unit
+
+from game.ai import geometry as geo
+from game.ai.board import destinations
+from game.ai.goals import Stance, progress
+from game.ai.intel import Intel
+from game.ai.levels import HARD
+from game.ai.tactical import TacticalPlayer
+from game.core.engine import Battle
+from game.core.systems.health import set_state
+
+# Two rooms joined by two doorways, at (4, 2) and (4, 6).
+ROOMS = ["#########",
+         "#...#...#",
+         "#.......#",
+         "#...#...#",
+         "#...#...#",
+         "#...#...#",
+         "#.......#",
+         "#########"]
+
+
+def rooms_battle(seeker_at: tuple[int, int], hidden_at: tuple[int, int], lying_at: tuple[int, int]) -> Battle:
+    seeker = unit("seeker", ap=14, weapons=("rifle",))
+    hidden = unit("hidden", weapons=("pistol",))
+    lying = unit("lying", weapons=("pistol",))
+    placements = {"us": [(seeker, seeker_at)], "them": [(hidden, hidden_at), (lying, lying_at)]}
+    return Battle(setup(ROOMS, placements, ambush="us"), 3)
+
+
+def test_a_closed_square_lengthens_the_walk_round_it():
+    with rooms_battle((1, 2), (7, 5), (7, 1)) as b:
+        grid, costs = b.session.grid, b.session.rules.move_costs
+        open_way = geo.walk_field(grid, costs, ((6, 2),))
+        round_way = geo.walk_field(grid, costs, ((6, 2),), ((4, 2),))
+        assert open_way[2, 1] < round_way[2, 1] < 10**6      # through (4, 6) instead
+
+
+def test_an_enemy_seen_lying_down_is_remembered_as_an_obstacle():
+    with rooms_battle((1, 2), (7, 6), (4, 2)) as b:
+        set_state(b.session, "them-2", "unconscious", cause="test")
+        end_turns_until(b, "us-1")
+        picture = Intel("us").update(b)
+        assert (4, 2) in picture.obstacles()
+        assert [f.uid for f in picture.foes] == []
+
+
+def test_the_way_to_the_goal_goes_round_a_body_in_the_doorway():
+    # The short way east runs through (4, 2), where an enemy lies unconscious; the way round
+    # is the south doorway, so a step south is progress and a step north is not.
+    with rooms_battle((2, 3), (7, 5), (4, 2)) as b:
+        set_state(b.session, "them-2", "unconscious", cause="test")
+        end_turns_until(b, "us-1")
+        picture = Intel("us").update(b)
+        dest = destinations(b, "us-1", 14, {}, lambda watcher, square: 0.0)
+        squares = [tuple(sq) for sq in dest.squares.tolist()]
+        east = Stance(advance=1.0, caution=1.0, targets=((6, 2),), guard=False)
+        straight = progress(b, east, dest)
+        round_it = progress(b, east, dest, picture.obstacles())
+        north, south = squares.index((3, 2)), squares.index((3, 4))
+        assert straight[north] > straight[south]
+        assert round_it[south] > round_it[north]
+
+
+def test_with_everything_explored_it_goes_to_look_where_it_has_not_looked_for_longest():
+    rows = ["..........",
+            "..........",
+            "#######.##",
+            ".........."]
+    seeker = unit("seeker", ap=14, weapons=("rifle",), sight=6)
+    hidden = unit("hidden", weapons=("pistol",))
+    with Battle(setup(rows, {"us": [(seeker, (1, 0))], "them": [(hidden, (1, 3))]}, ambush="us"), 4) as b:
+        end_turns_until(b, "us-1")
+        b.session.sight["us"].explored[:] = True
+        start = geo.walk_field(b.session.grid, b.session.rules.move_costs, ((1, 3),))
+        take_turn(b, TacticalPlayer("us", 0, HARD))
+        x, y = b.session.position("us-1")
+        assert start[y, x] < start[0, 1]                         # on its way to the south side
