@@ -5,6 +5,7 @@ The app and the computer players ask these; none of them rolls a die or changes 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -148,6 +149,51 @@ def own_cones(battle: Battle, side: str) -> dict[str, list[Square]]:
     s.use()
     return {uid: overwatch.cone_squares(s, uid) for uid, unit in s.units()
             if unit.side == side and s.has(uid, c.Overwatch) and s.is_up(uid)}
+
+
+@dataclass(frozen=True, slots=True)
+class ActionCosts:
+    """What each of a unit's actions costs in AP right now, as the engine will charge it.
+
+    None where the action has no price for this unit (no such weapon, no grenade...).
+    """
+
+    stance: dict[tuple[str, bool], int]       # (stance, drop) -> AP
+    modes: dict[str, int]                     # fire mode -> AP before aim
+    aim: tuple[int, ...]                      # AP to reach aim level k from what is bought
+    overwatch: int
+    suppress: int
+    reload: int | None
+    draw: dict[int, int]                      # carried weapon index -> AP
+    throw: int | None
+    revive: int
+    unarmed: int
+
+
+def action_costs(battle: Battle, uid: str) -> ActionCosts:
+    s = battle.session
+    s.use()
+    rules = s.rules
+    ap, stance = s.get(uid, c.ActionPoints), s.get(uid, c.Posture).stance
+    loadout = s.get(uid, c.Loadout)
+    weapon = s.weapons[loadout.current.weapon] if loadout.current else None
+    quick = "quick_aim" in s.get(uid, c.Stats).abilities
+    bought = s.get(uid, c.TurnState).aim_level
+    aim = tuple(max(0, rules.aim_cost(weapon, level, quick) - rules.aim_cost(weapon, bought, quick))
+                for level in range(weapon.aim_max + 1)) if weapon else (0,)
+    grenades = [g for g, n in loadout.grenades.items() if n > 0 and g in s.weapons]
+    return ActionCosts(
+        stance={(new, drop): rules.stance_cost(stance, new, drop)
+                for new in c.STANCES for drop in (False, True) if new != stance and (not drop or new == "prone")},
+        modes={m.name: m.ap for m in weapon.modes} if weapon else {},
+        aim=aim,
+        overwatch=math.ceil(ap.per_turn * rules.p.overwatch.cost_fraction),
+        suppress=ap.per_turn,
+        reload=weapon.reload_ap if weapon and weapon.kind == "firearm" else None,
+        draw={i: s.weapons[w.weapon].draw_ap for i, w in enumerate(loadout.weapons)},
+        throw=s.weapons[grenades[0]].modes[0].ap if grenades and s.weapons[grenades[0]].modes else None,
+        revive=rules.p.revive.ap,
+        unarmed=rules.p.unarmed.ap)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,16 +1,15 @@
 """The action bar's contents: every action of the selected unit, its key and AP cost.
 
-The costs are read from the weapon specs and the ruleset's numbers so a player can plan; the
+The costs come from the engine (`queries.action_costs`), priced as it will charge them; the
 engine still decides. An action the unit plainly cannot afford is greyed, never hidden, and if
 the engine refuses anything its reason is shown as it gave it.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from game.core.queries import UnitInfo, unit_info
+from game.core.queries import ActionCosts, UnitInfo, action_costs, unit_info
 from game.ui.match import Match
 
 
@@ -23,33 +22,23 @@ class ActionItem:
     why: str = ""              # why it is greyed
 
 
-def _param(rules, *path, default=None):
-    value = getattr(rules, "p", None)
-    for name in path:
-        value = getattr(value, name, None)
-        if value is None:
-            return default
-    return value
-
-
 def action_items(match: Match, uid: str, *, move_cost: int | None, mode: str | None,
                  aim: int, has_target: bool, revive_target: bool) -> list[ActionItem]:
-    session = match.battle.session
     info = unit_info(match.battle, uid)
-    rules = session.rules
+    costs = action_costs(match.battle, uid)
     ap, up = info.ap, info.state == "ok"
     can_move = up and move_cost is not None and move_cost <= ap
     items = [ActionItem("enter", "move", move_cost, can_move,
                         "pick a square in reach")]
-    items += _attacks(match, info, mode, aim, has_target)
-    items += _stances(rules, info)
-    items += _specials(match, info)
-    reload_ap = _held(match, info).reload_ap if _held(match, info) else None
+    items += _attacks(match, info, costs, mode, aim, has_target)
+    items += _stances(costs, info)
+    items += _specials(match, info, costs)
+    reload_ap = costs.reload
     can_reload = info.magazine > 0 and info.ammo < info.magazine and info.spare > 0
     items.append(ActionItem("r", "reload", reload_ap, up and can_reload and (reload_ap or 0) <= ap,
                             "full, or no spare magazines"))
-    items.append(_draw(match, info))
-    revive_ap = _param(rules, "revive", "ap")
+    items.append(_draw(match, info, costs))
+    revive_ap = costs.revive
     items.append(ActionItem("v", "revive", revive_ap,
                             up and revive_target and (revive_ap or 0) <= ap,
                             "put the cursor on a downed ally next to the unit"))
@@ -61,16 +50,12 @@ def _held(match: Match, info: UnitInfo):
     return match.battle.session.weapons.get(info.weapon) if info.weapon else None
 
 
-def _attacks(match: Match, info: UnitInfo, mode: str | None, aim: int,
+def _attacks(match: Match, info: UnitInfo, costs: ActionCosts, mode: str | None, aim: int,
              has_target: bool) -> list[ActionItem]:
     weapon = _held(match, info)
     if weapon is None:
-        return [ActionItem("f", "punch", _param(match.battle.session.rules, "unarmed", "ap"),
-                           has_target, "no target")]
-    session = match.battle.session
-    quick = any(name == "quick_aim" for name, _ in info.abilities)
-    priced = aim and hasattr(session.rules, "aim_cost")
-    aim_cost = session.rules.aim_cost(weapon, aim, quick) if priced else 0
+        return [ActionItem("f", "punch", costs.unarmed, has_target, "no target")]
+    aim_cost = costs.aim[min(aim, len(costs.aim) - 1)]
     empty = weapon.kind == "firearm" and info.ammo <= 0
     items = []
     for index, each in enumerate(weapon.modes):
@@ -83,40 +68,37 @@ def _attacks(match: Match, info: UnitInfo, mode: str | None, aim: int,
     if weapon.aim_max:
         step = None
         if aim < weapon.aim_max:
-            step = session.rules.aim_cost(weapon, aim + 1, quick) - aim_cost
+            step = costs.aim[aim + 1] - aim_cost
         items.append(ActionItem("+/-", f"aim {aim}/{weapon.aim_max}", step,
                                 has_target and aim < weapon.aim_max, "aim when targeting"))
     return items
 
 
-def _stances(rules, info: UnitInfo) -> list[ActionItem]:
+def _stances(costs: ActionCosts, info: UnitInfo) -> list[ActionItem]:
     items = []
     for key, stance, drop in (("s", "stand", False), ("c", "crouch", False),
                               ("p", "prone", False), ("d", "prone", True)):
-        cost = (rules.stance_cost(info.stance, stance, drop)
-                if hasattr(rules, "stance_cost") and stance != info.stance else None)
+        cost = costs.stance.get((stance, drop))
         label = "drop" if drop else stance
         ok = info.state == "ok" and stance != info.stance and "pinned" not in info.statuses
         items.append(ActionItem(key, label, cost, ok and (cost or 0) <= info.ap, "already so"))
     return items
 
 
-def _specials(match: Match, info: UnitInfo) -> list[ActionItem]:
+def _specials(match: Match, info: UnitInfo, costs: ActionCosts) -> list[ActionItem]:
     session = match.battle.session
-    rules = session.rules
     abilities = dict(info.abilities)
     weapon = _held(match, info)
     firearm = weapon is not None and weapon.kind == "firearm" and info.ammo > 0
-    fraction = _param(rules, "overwatch", "cost_fraction", default=0.5)
-    watch = math.ceil(info.ap_per_turn * fraction)
+    watch = costs.overwatch
     cheapest = min((m.ap for m in weapon.modes), default=0) if weapon else 0
     items = [ActionItem("o", "overwatch", watch, "overwatch" in abilities and firearm
                         and info.ap >= watch + cheapest, "needs the ability, a loaded gun, AP"),
-             ActionItem("x", "suppress", info.ap_per_turn, "suppressive_fire" in abilities
-                        and firearm and info.ap >= info.ap_per_turn,
+             ActionItem("x", "suppress", costs.suppress, "suppressive_fire" in abilities
+                        and firearm and info.ap >= costs.suppress,
                         "needs the ability and a whole turn")]
     grenades = [g for g, n in info.grenades if n > 0 and g in session.weapons]
-    throw = session.weapons[grenades[0]].modes[0].ap if grenades else None
+    throw = costs.throw
     count = sum(n for g, n in info.grenades if g in grenades)
     label = f"throw ({count})" if grenades else "throw"
     items.append(ActionItem("g", label, throw, bool(grenades) and (throw or 0) <= info.ap,
@@ -124,7 +106,7 @@ def _specials(match: Match, info: UnitInfo) -> list[ActionItem]:
     return items
 
 
-def _draw(match: Match, info: UnitInfo) -> ActionItem:
+def _draw(match: Match, info: UnitInfo, costs: ActionCosts) -> ActionItem:
     if len(info.weapons) < 2:
         return ActionItem("w", "draw", None, False, "one weapon only")
     session = match.battle.session
@@ -132,4 +114,5 @@ def _draw(match: Match, info: UnitInfo) -> ActionItem:
     nxt = info.weapons[(current + 1) % len(info.weapons)]
     spec = session.weapons[nxt]
     label = f"draw {spec.name.split()[-1].lower()}"
-    return ActionItem("w", label, spec.draw_ap, spec.draw_ap <= info.ap)
+    cost = costs.draw[(current + 1) % len(info.weapons)]
+    return ActionItem("w", label, cost, cost <= info.ap)
