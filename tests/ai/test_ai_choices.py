@@ -7,10 +7,8 @@ from builders import setup, unit
 
 from game.ai.levels import HARD
 from game.ai.tactical import TacticalPlayer
-from game.content.schema import MapSpec, VictorySpec
 from game.core.commands import Attack, Move, SetOverwatch, Throw
 from game.core.engine import Battle
-from game.core.queries import enemy_cones
 
 
 def hard(side: str, seed: int = 0) -> TacticalPlayer:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from builders import setup, unit
 
 from game.core import components as c
@@ -10,8 +9,8 @@ from game.core.commands import (Attack, ChangeStance, Draw, EndTurn, Move, Reloa
                                 SetOverwatch, Throw)
 from game.core.dice import Dice
 from game.core.engine import Battle
-from game.core.events import (AttackResolved, Damaged, HealAttempted, HealthChanged, MoveStopped,
-                              Moved, OverwatchTriggered, Refused, TurnSkipped)
+from game.core.events import (AttackResolved, HealAttempted, HealthChanged, MoveStopped, Moved,
+                              OverwatchTriggered, Refused)
 
 OPEN = ["." * 12 for _ in range(6)]
 
@@ -205,7 +204,7 @@ def test_killing_removes_the_body_from_the_map_and_moves_morale():
                  "b": [(unit("victim", hp=3, constitution=1, morale=10), (4, 0)),
                        (unit("friend", morale=10), (9, 5))]},
                 [9, 1, 1, 10, 1, 8, 8, 8], ambush="a") as b:
-        events = b.submit(Attack("a-1", "b-1"))
+        assert ("b-1", "dead") in [(h.unit, h.state) for h in of(b.submit(Attack("a-1", "b-1")), HealthChanged)]
         assert b.session.position("b-1") is None
         assert b.session.morale["b"].current == 10 and b.session.morale["a"].current == 8 + 5
 
