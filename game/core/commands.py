@@ -97,6 +97,30 @@ class Revive(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Defend(Command):
+    """Take an active or full defense (the kinds the ruleset offers) until the unit's next turn."""
+
+    kind: ClassVar[str] = "defend"
+    defense: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseDefense(Command):
+    """Set the defense or reaction this unit uses whenever it is attacked ("auto": the best)."""
+
+    kind: ClassVar[str] = "choose_defense"
+    choice: str
+
+
+@dataclass(frozen=True, slots=True)
+class Declare(Command):
+    """Declare how many actions the unit takes this round (OpenD6: -1D each beyond the first)."""
+
+    kind: ClassVar[str] = "declare"
+    actions: int
+
+
+@dataclass(frozen=True, slots=True)
 class EndTurn(Command):
     kind: ClassVar[str] = "end_turn"
 
@@ -104,7 +128,7 @@ class EndTurn(Command):
 COMMANDS: dict[str, type[Command]] = {
     cls.kind: cls
     for cls in (Move, ChangeStance, Attack, SetOverwatch, Suppress, Throw, Reload, Draw, Revive,
-                EndTurn)
+                Defend, ChooseDefense, Declare, EndTurn)
 }
 
 

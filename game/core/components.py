@@ -108,3 +108,38 @@ class Suppressed:
     by: str                   # uid of the suppressor
     attack_total: int         # the suppressor's Aim roll, to beat when breaking out
     weapon: str
+
+
+# --- used only under rulesets other than `skirmish` (see game/core/combat) -------------------
+
+@dataclass(slots=True)
+class Tempo:
+    """What a unit's turn has bought so far, in the ruleset's own economy."""
+
+    move_left: int = 0        # squares left in the move in hand
+    moved: int = 0            # squares moved this turn
+    attacks: int = 0          # attacks made this turn
+    actions: int = 0          # actions declared (OpenD6) or taken this turn
+    full_move: bool = False   # Eclipse Phase: moved beyond the base move this turn
+
+
+@dataclass(slots=True)
+class Condition:
+    """Wounds, statuses and standing choices: a body and mind under a tabletop ruleset."""
+
+    wounds: int = 0
+    statuses: dict[str, int] = field(default_factory=dict)   # status -> turns left (0: until cured)
+    armor_loss: int = 0
+    standing: str = "auto"    # the defense or reaction this unit uses when attacked
+    reacted_round: int = 0    # the round of its last reaction (d20: one a round)
+    held: int = 0             # actions held from its last turn (d20: +1 to reactions each)
+    exposed: int = 0          # to be hit, until its next turn (d20 berserk, stunned...)
+
+
+@dataclass(slots=True)
+class Guard:
+    """An active defense that lasts until the unit's next turn."""
+
+    kind: str                 # full | dodge | block | parry | defensive_stance
+    total: int | None = None  # a rolled defense (OpenD6), or None for a flat bonus
+    bonus: int = 0

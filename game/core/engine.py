@@ -16,8 +16,9 @@ import esper
 
 from game.content.schema import BattleSetup
 from game.core import components as c
-from game.core.commands import (Attack, ChangeStance, Command, Draw, EndTurn, Move, Reload, Revive,
-                                SetOverwatch, Suppress, Throw, command_from_dict)
+from game.core.commands import (Attack, ChangeStance, ChooseDefense, Command, Declare, Defend, Draw,
+                                EndTurn, Move, Reload, Revive, SetOverwatch, Suppress, Throw,
+                                command_from_dict)
 from game.core.dice import Dice
 from game.core.events import Event, Refused
 from game.core.illegal import Illegal
@@ -33,6 +34,28 @@ def _attack(session: Session, cmd: Attack) -> None:
     attack.carry_out(session, plan)
 
 
+def _tabletop(session: Session, what: str) -> Any:
+    """The grid ruleset, or Illegal when the battle's ruleset has no such choice."""
+    if not getattr(session.rules, "grid", False):
+        raise Illegal(f"The {session.setup.ruleset.name} rules have no {what}.")
+    return session.rules
+
+
+def _defend(session: Session, cmd: Defend) -> None:
+    _tabletop(session, "active or full defense").defend(session, cmd.unit, cmd.defense)
+
+
+def _choose_defense(session: Session, cmd: ChooseDefense) -> None:
+    _tabletop(session, "defense choices").choose_defense(session, cmd.unit, cmd.choice)
+
+
+def _declare(session: Session, cmd: Declare) -> None:
+    rules = _tabletop(session, "declared actions")
+    if not hasattr(rules, "declare"):
+        raise Illegal(f"The {session.setup.ruleset.name} rules have no declared actions.")
+    rules.declare(session, cmd.unit, cmd.actions)
+
+
 HANDLERS: dict[type, Callable[[Session, Any], None]] = {
     Move: movement.move,
     ChangeStance: movement.change_stance,
@@ -43,7 +66,11 @@ HANDLERS: dict[type, Callable[[Session, Any], None]] = {
     Reload: loadout.reload,
     Draw: loadout.draw,
     Revive: loadout.revive,
+    Defend: _defend,
+    ChooseDefense: _choose_defense,
+    Declare: _declare,
 }
+FREE = (ChooseDefense, Declare)     # commands that are not actions of their own
 
 
 class Battle:
@@ -84,11 +111,20 @@ class Battle:
             turns.end_turn(s, command.unit)
             return
         HANDLERS[type(command)](s, command)
+        uid = command.unit
+        grid_rules = getattr(s.rules, "grid", False)
+        if grid_rules and not isinstance(command, (Move, *FREE)) and s.is_up(uid):
+            s.rules.after_action(s, uid, command)
         if turns.check_victory(s):
             return
-        uid = command.unit
-        if s.active == uid and (not s.is_up(uid) or s.get(uid, c.ActionPoints).current == 0):
+        if s.active == uid and (not s.is_up(uid) or self._spent(uid)):
             turns.end_turn(s, uid)       # a turn is over when its AP are spent
+
+    def _spent(self, uid: str) -> bool:
+        s = self.session
+        if s.get(uid, c.ActionPoints).current > 0:
+            return False
+        return not (getattr(s.rules, "grid", False) and s.rules.can_still_act(s, uid))
 
     def _run(self, action: Callable[[], None]) -> list[Event]:
         s = self.session

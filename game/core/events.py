@@ -195,6 +195,7 @@ class AttackResolved(Event):
     ap_cost: int
     ammo_used: int
     reaction: bool = False
+    detail: str = ""             # the ruleset's own account of the roll, where a sum does not tell it
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,6 +334,46 @@ class Exploded(Event):
     rolls: tuple[int, ...]
     damage_type: str
     radius: int
+
+
+# --- rulesets other than `skirmish` --------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Defended(Event):
+    """A unit takes an active or full defense, which lasts until its next turn."""
+
+    kind: ClassVar[str] = "defended"
+    unit: str
+    defense: str
+    check: Check | None          # a rolled defense (OpenD6), or None for a flat bonus
+    bonus: int
+    ap_cost: int
+
+
+@dataclass(frozen=True, slots=True)
+class DefenseChosen(Event):
+    kind: ClassVar[str] = "defense_chosen"
+    unit: str
+    choice: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionsDeclared(Event):
+    kind: ClassVar[str] = "actions_declared"
+    unit: str
+    actions: int
+    penalty: int                 # dice off every action this round
+
+
+@dataclass(frozen=True, slots=True)
+class StatusChanged(Event):
+    """A status (bleeding, stunned, wounded...) starts, ticks or ends."""
+
+    kind: ClassVar[str] = "status_changed"
+    unit: str
+    status: str
+    turns: int                   # turns left; 0 once it has ended
+    detail: str
 
 
 @dataclass(frozen=True, slots=True)

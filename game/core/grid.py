@@ -8,7 +8,7 @@ Field of view and path search use python-tcod's C implementations on a window ar
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -272,6 +272,14 @@ class Reach:
         costs = self._dist[ys, xs]
         keep = (xs + self._ox != self.origin[0]) | (ys + self._oy != self.origin[1])
         return xs[keep] + self._ox, ys[keep] + self._oy, costs[keep]
+
+    def priced(self, price: Callable[[np.ndarray], np.ndarray], budget: int) -> Reach:
+        """The same paths with their costs turned into AP by `price` (for rulesets whose
+        movement is squares bought by move actions), within an AP `budget`."""
+        reachable = self._dist <= self.budget
+        dist = np.full(self._dist.shape, np.iinfo(np.int32).max, dtype=np.int64)
+        dist[reachable] = price(self._dist[reachable].astype(np.int64))
+        return Reach(self.origin, self._ox, self._oy, dist, self._parents, budget)
 
     def path_to(self, square: Square) -> list[Square] | None:
         """Squares to walk through to `square`, the origin excluded; None if out of reach."""

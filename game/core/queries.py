@@ -5,7 +5,6 @@ The app and the computer players ask these; none of them rolls a die or changes 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,6 +61,8 @@ def unit_info(battle: Battle, uid: str) -> UnitInfo:
         statuses.append("pinned")
     if health.stabilized and health.state != "ok":
         statuses.append("stabilized")
+    if getattr(s.rules, "grid", False):
+        statuses += s.rules.statuses(s, uid)
     return UnitInfo(
         uid=uid, name=unit.name, side=unit.side, template=unit.template, square=s.position(uid),
         hp=health.hp, max_hp=health.max_hp, state=health.state, ap=ap.current,
@@ -123,9 +124,16 @@ def reach(battle: Battle, uid: str) -> Reach:
     blocked = [sq for sq, other in s.occupied().items()
                if other != uid and (s.side_of(other) == side or s.sees(side, sq))]
     budget = s.get(uid, c.ActionPoints).current
+    grid_rules = s.rules if getattr(s.rules, "grid", False) else None
+    if grid_rules is not None:
+        budget = grid_rules.reach_budget(s, uid)       # in squares of movement
     if not can_move(battle, uid):
         budget = 0                     # pinned or prone: nowhere to go without getting up first
-    return s.grid.reach(s.position(uid), budget, s.rules.move_costs, blocked)
+    found = s.grid.reach(s.position(uid), budget, s.rules.move_costs, blocked)
+    if grid_rules is not None:
+        found = found.priced(lambda squares: grid_rules.reach_prices(s, uid, squares),
+                             s.get(uid, c.ActionPoints).current)
+    return found
 
 
 def can_move(battle: Battle, uid: str) -> bool:
@@ -162,12 +170,13 @@ class ActionCosts:
     modes: dict[str, int]                     # fire mode -> AP before aim
     aim: tuple[int, ...]                      # AP to reach aim level k from what is bought
     overwatch: int
-    suppress: int
+    suppress: int | None
     reload: int | None
     draw: dict[int, int]                      # carried weapon index -> AP
     throw: int | None
-    revive: int
+    revive: int | None
     unarmed: int
+    defend: dict[str, int]                    # active/full defenses the ruleset offers -> AP
 
 
 def action_costs(battle: Battle, uid: str) -> ActionCosts:
@@ -182,18 +191,29 @@ def action_costs(battle: Battle, uid: str) -> ActionCosts:
     aim = tuple(max(0, rules.aim_cost(weapon, level, quick) - rules.aim_cost(weapon, bought, quick))
                 for level in range(weapon.aim_max + 1)) if weapon else (0,)
     grenades = [g for g, n in loadout.grenades.items() if n > 0 and g in s.weapons]
+    if getattr(rules, "grid", False):
+        return ActionCosts(
+            stance={(new, drop): rules.stance_cost(stance, new, drop)
+                    for new in c.STANCES for drop in (False, True) if new != stance and (not drop or new == "prone")},
+            modes={m.name: m.ap for m in weapon.modes} if weapon else {},
+            aim=(0,), overwatch=rules.overwatch_cost(ap.per_turn), suppress=None,
+            reload=weapon.reload_ap if weapon and weapon.kind == "firearm" else None,
+            draw={i: s.weapons[w.weapon].draw_ap for i, w in enumerate(loadout.weapons)},
+            throw=None, revive=None, unarmed=rules.p.unarmed.ap,
+            defend={kind: rules.defense_cost(s, uid, kind) for kind in rules.t.defend})
     return ActionCosts(
         stance={(new, drop): rules.stance_cost(stance, new, drop)
                 for new in c.STANCES for drop in (False, True) if new != stance and (not drop or new == "prone")},
         modes={m.name: m.ap for m in weapon.modes} if weapon else {},
         aim=aim,
-        overwatch=math.ceil(ap.per_turn * rules.p.overwatch.cost_fraction),
+        overwatch=rules.overwatch_cost(ap.per_turn),
         suppress=ap.per_turn,
         reload=weapon.reload_ap if weapon and weapon.kind == "firearm" else None,
         draw={i: s.weapons[w.weapon].draw_ap for i, w in enumerate(loadout.weapons)},
         throw=s.weapons[grenades[0]].modes[0].ap if grenades and s.weapons[grenades[0]].modes else None,
         revive=rules.p.revive.ap,
-        unarmed=rules.p.unarmed.ap)
+        unarmed=rules.p.unarmed.ap,
+        defend={})
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +243,12 @@ def preview_attack(battle: Battle, uid: str, target: str, mode: str | None = Non
     except Illegal as why:
         return Refused(str(why))
     rules = s.rules
+    if getattr(rules, "grid", False):
+        try:
+            odds = rules.preview(s, plan)
+        except Illegal as why:
+            return Refused(str(why))
+        return AttackPreview(uid, target, plan.weapon.id, plan.mode.name, 0, plan.ap_cost, **odds)
     sit = attack.situation(s, plan)
     me, them = s.combatant(uid), s.combatant(target)
     att_attr = rules.p.skill_attributes.get(plan.weapon.skill)

@@ -78,7 +78,10 @@ class Session:
         self.dice = dice if dice is not None else Dice(seed)
         self.rules = find_ruleset(setup.ruleset)
         self.grid = grid_for(setup)
-        self.weapons: dict[str, WeaponSpec] = {w.id: w for w in setup.weapons}
+        grid_rules = getattr(self.rules, "grid", False)
+        # Under a tabletop ruleset the systems see each weapon priced in that ruleset's AP.
+        self.weapons: dict[str, WeaponSpec] = {
+            w.id: (self.rules.weapon_view(w) if grid_rules else w) for w in setup.weapons}
         self.armors: dict[str, ArmorSpec] = {a.id: a for a in setup.armor}
         self.templates: dict[str, UnitSpec] = {u.id: u for u in setup.units}
         self.sides: list[str] = [s.id for s in setup.scenario.sides]
@@ -118,13 +121,18 @@ class Session:
                      for w in spec.weapons],
             grenades={g: n for g, n in spec.grenades.items() if n > 0})
         resist = dict(self.armors[spec.armor].resist) if spec.armor else {}
+        attributes, skills, hp, ap = dict(spec.attributes), dict(spec.skills), spec.hp, spec.ap
+        extra: list[Any] = []
+        if getattr(self.rules, "grid", False):
+            attributes, skills, hp = self.rules.unit_numbers(spec)
+            ap = self.rules.ap_per_turn(attributes)
+            extra = [c.Condition(), c.Tempo()]
         entity = esper.create_entity(
             c.Unit(uid, name, spec.id, side), c.Position(*square),
-            c.ActionPoints(0, spec.ap), c.Posture(),
-            c.Health(spec.hp, spec.hp, spec.attributes.get("constitution", 0)),
-            c.Stats(dict(spec.attributes), dict(spec.skills), dict(spec.abilities), spec.sight,
-                    spec.morale),
-            loadout, c.Armor(spec.armor, resist), c.TurnState())
+            c.ActionPoints(0, ap), c.Posture(),
+            c.Health(hp, hp, attributes.get("constitution", 0)),
+            c.Stats(attributes, skills, dict(spec.abilities), spec.sight, spec.morale),
+            loadout, c.Armor(spec.armor, resist), c.TurnState(), *extra)
         self.entities[uid] = entity
         return entity
 

@@ -86,6 +86,10 @@ class SkirmishRules:
         cost = math.ceil(level * weapon.aim_ap / weapon.aim_max)
         return math.ceil(cost / self.p.quick_aim_divisor) if quick_aim else cost
 
+    def overwatch_cost(self, per_turn: int) -> int:
+        """AP spent to start watching (the rest of the turn's AP is held for the shot)."""
+        return math.ceil(per_turn * self.p.overwatch.cost_fraction)
+
     def is_running(self, move_ap: int, ap_per_turn: int) -> bool:
         return move_ap > ap_per_turn * self.p.movement.run_fraction
 

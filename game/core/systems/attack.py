@@ -97,7 +97,10 @@ def plan_attack(session: Session, uid: str, target: str, mode_name: str | None, 
     if cost > budget and not long_action:
         raise Illegal(f"That attack costs {cost} AP ({mode.ap} to fire, {aim_ap} to aim); "
                       f"{budget} AP left.")
-    return AttackPlan(uid, target, weapon, mode, location, level, aim_ap, cost, rof)
+    plan = AttackPlan(uid, target, weapon, mode, location, level, aim_ap, cost, rof)
+    if getattr(session.rules, "grid", False):
+        session.rules.check_attack(session, plan)
+    return plan
 
 
 def situation(session: Session, plan: AttackPlan, *, reaction: bool = False,
@@ -132,6 +135,8 @@ def spend(session: Session, uid: str, cost: int) -> None:
 
 def carry_out(session: Session, plan: AttackPlan, *, reaction: bool = False) -> AttackResolved:
     """Roll the attack and apply its hits. AP are spent by the caller."""
+    if getattr(session.rules, "grid", False):
+        return session.rules.strike(session, plan, reaction)
     uid, target = plan.attacker, plan.target
     turn = session.get(uid, c.TurnState)
     apos, tpos = session.position(uid), session.position(target)

@@ -11,7 +11,9 @@ from game.core.systems.sight import refresh_view
 from game.rules.skirmish import DamageRoll
 
 
-def apply_damage(session: Session, uid: str, source: str, roll: DamageRoll, damage_type: str) -> None:
+def apply_damage(session: Session, uid: str, source: str, roll: DamageRoll, damage_type: str,
+                 state: str | None = None) -> None:
+    """Take `roll.taken` off the unit's HP; `state` is the ruleset's verdict when it keeps its own."""
     health = session.get(uid, c.Health)
     if health.state == "dead":
         return
@@ -25,7 +27,9 @@ def apply_damage(session: Session, uid: str, source: str, roll: DamageRoll, dama
                  to=(session.side_of(uid),))
     if source in session.entities and roll.taken:
         session.records[session.side_of(source)].damage_dealt += roll.taken
-    set_state(session, uid, session.rules.state_for(health.hp, health.constitution), cause=source)
+    if state is None:
+        state = session.rules.state_for(health.hp, health.constitution)
+    set_state(session, uid, state, cause=source)
 
 
 def set_state(session: Session, uid: str, new: str, cause: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from game.core import components as c
 from game.core.commands import Draw, Reload, Revive
 from game.core.events import HealAttempted, HealthChanged, Reloaded, WeaponDrawn
-from game.core.illegal import Illegal
+from game.core.illegal import Illegal, skirmish_only
 from game.core.session import Session
 from game.core.systems.health import set_state
 
@@ -51,6 +51,7 @@ def draw(session: Session, cmd: Draw) -> None:
 
 
 def revive(session: Session, cmd: Revive) -> None:
+    skirmish_only(session.rules, session.setup.ruleset.name, "first aid on the battlefield")
     uid, target = cmd.unit, cmd.target
     if target not in session.entities or session.side_of(target) != session.side_of(uid):
         raise Illegal("Only an ally can be revived.")

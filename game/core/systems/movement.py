@@ -44,6 +44,8 @@ def plan_path(session: Session, uid: str, path: tuple[Square, ...]) -> list[int]
         costs.append(cost)
         here = step
     total, ap = sum(costs), session.get(uid, c.ActionPoints).current
+    if getattr(session.rules, "grid", False):
+        total = session.rules.path_price(session, uid, costs)
     if total > ap:
         raise Illegal(f"That path costs {total} AP; {name} has {ap}.")
     return costs
@@ -54,12 +56,15 @@ def move(session: Session, cmd: Move) -> None:
     costs = plan_path(session, uid, cmd.path)
     ap, turn, pos = (session.get(uid, comp) for comp in (c.ActionPoints, c.TurnState, c.Position))
     side = session.side_of(uid)
+    grid_rules = session.rules if getattr(session.rules, "grid", False) else None
     for step, cost in zip(cmd.path, costs):
         if session.occupant(step) is not None:
             session.emit(MoveStopped(uid, (pos.x, pos.y), "blocked by a unit that was out of sight"),
                          (pos.x, pos.y), to=(side,))
             return
         start = (pos.x, pos.y)
+        if grid_rules is not None:
+            cost = grid_rules.step_price(session, uid, cost, commit=True)   # squares -> AP
         ap.current -= cost
         turn.move_ap += cost
         turn.aim_level = 0

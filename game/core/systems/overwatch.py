@@ -32,7 +32,7 @@ def set_overwatch(session: Session, cmd: SetOverwatch) -> None:
     if not session.grid.in_bounds(*cmd.toward) or tuple(cmd.toward) == session.position(uid):
         raise Illegal("Overwatch needs a direction: a square on the map other than the unit's own.")
     ap = session.get(uid, c.ActionPoints)
-    cost = math.ceil(ap.per_turn * session.rules.p.overwatch.cost_fraction)
+    cost = session.rules.overwatch_cost(ap.per_turn)
     cheapest = min(m.ap for m in session.weapons[held.weapon].modes)
     if ap.current < cost + cheapest:
         raise Illegal(f"Overwatch costs {cost} AP and holds at least {cheapest} for the shot; "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from game.core import components as c
 from game.core.commands import Suppress
 from game.core.events import Check, StanceChanged, SuppressionDodged, SuppressionFired, SuppressionTested
-from game.core.illegal import Illegal
+from game.core.illegal import Illegal, skirmish_only
 from game.core.session import Session
 from game.core.systems.attack import ready_firearm
 from game.core.systems.health import apply_damage
@@ -30,6 +30,7 @@ def diameter_for(session: Session, uid: str) -> int:
 
 
 def suppress(session: Session, cmd: Suppress) -> None:
+    skirmish_only(session.rules, session.setup.ruleset.name, "suppressive fire")
     uid, at = cmd.unit, tuple(cmd.at)
     name = session.get(uid, c.Unit).name
     held = ready_firearm(session, uid, "suppressive_fire", "Suppressive Fire",

@@ -38,13 +38,20 @@ def roll_initiative(session: Session) -> None:
     Ties go to the higher Agility, then to the unit listed first in the scenario.
     """
     ambushers = {s.id for s in session.setup.scenario.sides if s.ambush}
+    rules = session.rules
+    grid_rules = getattr(rules, "grid", False)
     keyed = []
     for index, (uid, unit) in enumerate(session.units()):
-        check = session.rules.initiative(session.combatant(uid), session.dice)
+        if grid_rules and not session.is_up(uid):
+            continue                    # rolled again each round (OpenD6): the fallen do not roll
+        if grid_rules:
+            check, ties = rules.initiative(session, uid)
+        else:
+            check = rules.initiative(session.combatant(uid), session.dice)
+            ties = (session.get(uid, c.Stats).attributes.get("agility", 0),)
         ambusher = unit.side in ambushers
         session.emit(InitiativeRolled(uid, check, ambusher))
-        agility = session.get(uid, c.Stats).attributes.get("agility", 0)
-        keyed.append(((0 if ambusher else 1), -check.total, -agility, index, uid))
+        keyed.append(((0 if ambusher else 1), -check.total, tuple(-t for t in ties), index, uid))
     session.order = [key[-1] for key in sorted(keyed)]
     session.emit(InitiativeOrder(tuple(session.order)))
 
@@ -53,12 +60,18 @@ def start_round(session: Session) -> None:
     session.round += 1
     session.turn_index = -1
     session.emit(RoundStarted(session.round))
+    if getattr(session.rules, "grid", False):
+        if session.rules.reroll_initiative and session.round > 1:
+            roll_initiative(session)
+        session.rules.start_round(session)
     bleed(session)
     if not check_victory(session):
         advance(session)
 
 
 def end_turn(session: Session, uid: str) -> None:
+    if getattr(session.rules, "grid", False):
+        session.rules.end_turn(session, uid)
     session.emit(TurnEnded(uid), to=(session.side_of(uid),))
     if not check_victory(session):
         advance(session)
@@ -95,7 +108,13 @@ def begin_turn(session: Session, uid: str) -> bool:
         return False
     owed, ap.debt, ap.current = ap.debt, 0, grant
     session.add(uid, c.TurnState())
-    session.emit(TurnStarted(uid, side, session.round, grant, owed))
+    if getattr(session.rules, "grid", False):
+        why = session.rules.begin_turn(session, uid)
+        if why is not None or not session.is_up(uid):
+            if session.is_up(uid):
+                session.emit(TurnSkipped(uid, why), to=(side,))
+            return False
+    session.emit(TurnStarted(uid, side, session.round, ap.current, owed))
     if session.has(uid, c.Suppressed):
         suppression.try_break(session, uid)
         if not session.is_up(uid):
