@@ -218,8 +218,8 @@ class GridRules:
         """Any action but a move: a move that cannot be split ends here."""
         if not session.has(uid, c.Tempo):
             return
-        if not self.t.movement.split:
-            session.get(uid, c.Tempo).move_left = 0
+        if not self.t.movement.split or session.has(uid, c.Overwatch):
+            session.get(uid, c.Tempo).move_left = 0     # watching ends the turn's movement too
 
     # --- attacks ------------------------------------------------------------------------------
 

@@ -1,0 +1,197 @@
+"""Eclipse Phase (both editions) on the grid: opposed d100 tests between two units.
+
+A turn is one complex action (1 AP: an attack, a reload, full defense, overwatch) with the
+unit's movement on top: its full move in squares every turn, free, but moving past its base
+move is a full move (-20 to its attacks that turn; a melee attack after it is a charge, -10).
+Damage accumulates against Durability and the Death Rating; every Wound Threshold of one hit's
+damage is a wound (-10 to every test) and calls for a knockdown check.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from game.content.schema import WeaponSpec
+from game.core import components as c
+from game.core.combat.base import GridRules
+from game.core.events import Check, StanceChanged
+from game.core.illegal import Illegal
+from game.rules.eclipse1 import Eclipse1Rules
+from game.rules.eclipse2 import Eclipse2Rules
+from game.rules.eclipse_common import D100, Fighter, Situation, Weapon, attack_odds, roller_from
+from game.rules.odds import mean
+
+if TYPE_CHECKING:
+    from game.core.session import Session
+    from game.core.systems.attack import AttackPlan
+
+
+class EclipseGrid(GridRules):
+    name = "eclipse"
+    defense_choices = ("auto", "fray", "melee")
+
+    # --- reading units ------------------------------------------------------------------------
+
+    def fighter(self, session: Session, uid: str) -> Fighter:
+        stats, health = session.get(uid, c.Stats), session.get(uid, c.Health)
+        armor = self.armor_profile(session, uid)
+        profile = self.unit_profile(session, uid)
+        return Fighter(
+            name=session.get(uid, c.Unit).name, skills=dict(stats.skills),
+            aptitudes=dict(stats.attributes),
+            armor={"kinetic": armor.kinetic, "energy": armor.energy} if armor else {},
+            durability=health.max_hp, wound_threshold=stats.attributes.get("wound_threshold", 1),
+            death_rating=profile.death_rating, damage=health.max_hp - health.hp,
+            wounds=session.get(uid, c.Condition).wounds)
+
+    def weapon(self, weapon: WeaponSpec) -> Weapon:
+        profile = self.weapon_profile(weapon)
+        if not profile.skill:
+            raise Illegal(f"The {weapon.name} names no skill under the {self.spec.name} rules.")
+        return Weapon(name=weapon.name, skill=profile.skill, damage=profile.damage,
+                      kind="melee" if weapon.kind == "melee" else "ranged", armor=profile.armor,
+                      armor_piercing=profile.armor_piercing,
+                      armor_penetration=profile.armor_penetration, burst=profile.burst)
+
+    def situation(self, session: Session, plan: AttackPlan, weapon: Weapon, reaction: bool) -> Situation:
+        attacker, target = plan.attacker, plan.target
+        mods: list[str] = []
+        tempo = session.get(attacker, c.Tempo)
+        if tempo.full_move and not reaction:
+            mods.append("charge" if weapon.kind == "melee" else "full_move")
+        mods += self.cover_names(session, plan)
+        up = session.is_up(target)
+        aware = self._sees(session, target, attacker)
+        defense = "fray"
+        if not up or not aware:
+            defense = "none"                     # incapacitated, or surprised by an unseen attacker
+        elif weapon.kind == "melee":
+            defense = self._melee_defense(session, target, weapon)
+        guarded = session.has(target, c.Guard) and session.get(target, c.Guard).kind == "full"
+        return Situation(attacker_modifiers=tuple(mods), range=self.range_band(session, plan),
+                         defense=defense, defense_skill=self._melee_skill(session, target),
+                         full_defense=guarded and defense != "none", burst=plan.mode.rof > 1)
+
+    @staticmethod
+    def _sees(session: Session, uid: str, other: str) -> bool:
+        """Whether `uid`'s side can see `other` (a defender that cannot is surprised)."""
+        return session.sees(session.side_of(uid), session.position(other))
+
+    def _melee_skill(self, session: Session, uid: str) -> str:
+        """The melee skill a defender blocks with: the best it has among its weapons' skills."""
+        skills = session.get(uid, c.Stats).skills
+        candidates = {self.weapon_profile(session.weapons[w.weapon]).skill
+                      for w in session.get(uid, c.Loadout).weapons
+                      if session.weapons[w.weapon].kind == "melee"
+                      and session.weapons[w.weapon].rules.get(self.engine)}
+        candidates.add(self.t.unarmed.profile.get("skill") or "")
+        known = [s for s in candidates if s and s in skills]
+        return max(known, key=lambda s: skills[s], default="melee")
+
+    def _melee_defense(self, session: Session, uid: str, weapon: Weapon) -> str:
+        """Fray or a melee skill: the unit's standing choice, or the better of the two."""
+        standing = session.get(uid, c.Condition).standing
+        if standing in ("fray", "melee"):
+            return standing
+        fighter = self.fighter(session, uid)
+        fray = self.core.skill(fighter, "fray")[1]
+        melee = self.core.skill(fighter, self._melee_skill(session, uid))[1]
+        return "melee" if melee > fray else "fray"
+
+    # --- an attack --------------------------------------------------------------------------
+
+    def strike(self, session: Session, plan: AttackPlan, reaction: bool):
+        uid, target = plan.attacker, plan.target
+        weapon = self.weapon(plan.weapon)
+        attacker, defender = self.fighter(session, uid), self.fighter(session, target)
+        sit = self.situation(session, plan, weapon, reaction)
+        out = self.core.attack(attacker, defender, weapon, sit, roller_from(session.dice))
+        ammo = self.spend_ammo(session, plan)
+        self.record(session, plan, out.hit)
+        defense = out.defense or Check("defense", (), (("cannot defend", 0),), 0)
+        event = self.emit_attack(session, plan, out.attack, defense, out.hit, int(out.hit), ammo,
+                                 reaction, self._detail(out, sit))
+        if not out.hit:
+            return event
+        before = session.get(target, c.Health).state
+        self.hurt(session, target, uid, out.damage_rolls, out.damage_rolled, out.armor,
+                  out.damage_applied, weapon.armor, out.state)
+        if out.wounds:
+            cond = session.get(target, c.Condition)
+            cond.wounds += out.wounds
+            self.set_status(session, target, "wounds", cond.wounds,
+                            f"{out.wounds} wound{'s' if out.wounds > 1 else ''} from "
+                            f"{out.damage_applied} damage: {cond.wounds * self.core.p.wound_modifier} "
+                            "to every test")
+        knock = out.knockdown
+        if knock is not None and not knock.success and before == "ok" and session.is_up(target):
+            posture = session.get(target, c.Posture)
+            if posture.stance != "prone":
+                old, posture.stance = posture.stance, "prone"
+                session.emit(StanceChanged(target, old, "prone", 0), session.position(target),
+                             to=(session.side_of(target),))
+        return event
+
+    @staticmethod
+    def _test_text(test: D100) -> str:
+        text = f"{test.roll:02d} against {test.target}: {'success' if test.success else 'failure'}"
+        if test.critical:
+            text += ", critical"
+        if test.superior:
+            text += f", {test.superior} superior"
+        return text
+
+    def _detail(self, out: Any, sit: Situation) -> str:
+        parts = [f"attack {self._test_text(out.attack_test)}"]
+        if out.defense_test is not None:
+            how = "full defense " if sit.full_defense else ""
+            parts.append(f"{how}defense {self._test_text(out.defense_test)}")
+        else:
+            parts.append("no defense")
+        parts.append(out.reason)
+        if out.hit and out.plan is not None:
+            dice = "+".join(map(str, out.damage_rolls))
+            parts.append(f"damage {dice} = {out.damage_rolled}, armor {out.armor}, "
+                         f"{out.damage_applied} through")
+        parts += list(out.notes)
+        if isinstance(self.core, Eclipse1Rules) and self.core.defender_benefit(out):
+            parts.append("the defender's critical earns a benefit")
+        return "; ".join(parts)
+
+    def preview(self, session: Session, plan: AttackPlan) -> dict[str, Any]:
+        weapon = self.weapon(plan.weapon)
+        attacker, defender = self.fighter(session, plan.attacker), self.fighter(session, plan.target)
+        sit = self.situation(session, plan, weapon, False)
+        odds = attack_odds(self.core, attacker, defender, weapon, sit)
+        a_label, a_base, a_mods = self.core.attack_target(attacker, weapon, sit)
+        if sit.defense == "none":
+            defense = (("cannot defend", 0),)
+        else:
+            d_label, d_base, d_mods = self.core.defense_target(defender, weapon, sit)
+            defense = ((d_label, d_base), *a_pairs(d_mods))
+        hit_damage = {k: v for k, v in odds.damage.items() if k} if odds.p_hit else {}
+        per_hit = (sum(k * v for k, v in hit_damage.items()) / odds.p_hit) if odds.p_hit else 0.0
+        return {"attack_modifiers": ((a_label, a_base), *a_pairs(a_mods)),
+                "defense_modifiers": defense, "hit_chance": odds.p_hit, "hits": tuple(odds.hits),
+                "damage_per_hit": per_hit, "expected_damage": mean(odds.damage)}
+
+    # --- defenses -----------------------------------------------------------------------------
+
+    def guard_for(self, session: Session, uid: str, kind: str) -> c.Guard:
+        return c.Guard(kind, None, self.core.p.full_defense)
+
+
+def a_pairs(mods: list[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
+    return tuple((label, value) for label, value in mods if value)
+
+
+class Eclipse2Grid(EclipseGrid):
+    name = "eclipse2"
+    core_class = Eclipse2Rules
+    Params = Eclipse2Rules.Params
+
+
+class Eclipse1Grid(EclipseGrid):
+    name = "eclipse1"
+    core_class = Eclipse1Rules
+    Params = Eclipse1Rules.Params

@@ -1,0 +1,207 @@
+"""Eclipse Phase on the grid: the seed's burst through the engine, full moves, full defense,
+surprise, the move allowance, exact previews. Dice are forced: a d100 face f reads as f - 1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from game.content.schema import ArmorSpec, BattleSetup, RulesetSpec, WeaponSpec
+from game.core import components as c
+from game.core.commands import Attack, Defend, EndTurn, Move, Suppress, Throw
+from game.core.dice import Dice
+from game.core.engine import Battle
+from game.core.events import AttackResolved, Damaged, Refused, StatusChanged
+from game.core.queries import action_costs, preview_attack, reach, unit_info
+from game.core.systems.attack import plan_attack
+from game.rules.eclipse_common import attack_odds
+from tests.core import builders as b
+
+ROOT = Path(__file__).resolve().parents[2]
+OPEN = ["." * 16 for _ in range(8)]
+
+
+def ruleset(engine: str = "eclipse2") -> RulesetSpec:
+    return RulesetSpec.model_validate(yaml.safe_load((ROOT / f"content/rulesets/{engine}.yaml").read_text()))
+
+
+def with_rules(spec, **update):
+    return type(spec).model_validate({**spec.model_dump(), **update})
+
+
+PISTOL = with_rules(b.PISTOL, rules={"eclipse2": {"skill": "guns", "damage": "2d10", "burst": "1d10"}},
+                    modes=[{"name": "single", "ap": 2}, {"name": "burst", "ap": 3, "rof": 3}])
+KNIFE = with_rules(b.KNIFE, rules={"eclipse2": {"skill": "melee", "damage": "1d6+2"}})
+HIDE = ArmorSpec(id="hide", name="Hide", rules={"eclipse2": {"kinetic": 10, "energy": 10}})
+
+
+def jinx(**update) -> object:
+    spec = b.unit("jinx", weapons=("pistol",))
+    profile = {"hp": 35, "attributes": {"cog": 15, "int": 15, "ref": 20, "sav": 10, "som": 15,
+                                        "wil": 15, "wound_threshold": 7},
+               "skills": {"guns": 70, "fray": 60, "melee": 40, "athletics": 40}}
+    return with_rules(spec, rules={"eclipse2": profile}, **update)
+
+
+def exhuman(**update) -> object:
+    spec = b.unit("exhuman", weapons=("knife",), armor="hide")
+    profile = {"hp": 50, "attributes": {"cog": 10, "int": 10, "ref": 20, "sav": 5, "som": 25,
+                                        "wil": 15, "wound_threshold": 8},
+               "skills": {"fray": 60, "melee": 80, "guns": 20, "athletics": 50}}
+    return with_rules(spec, rules={"eclipse2": profile}, **update)
+
+
+def battle(j_at=(2, 3), x_at=(6, 3), *, j=None, x=None, rows=OPEN, forced: bool = True) -> Battle:
+    setup = b.setup(rows, {"red": [(j or jinx(), j_at)], "blue": [(x or exhuman(), x_at)]})
+    setup = BattleSetup.model_validate({**setup.model_dump(), "ruleset": ruleset().model_dump(),
+                                        "weapons": [PISTOL.model_dump(), KNIFE.model_dump()],
+                                        "armor": [HIDE.model_dump()]})
+    if not forced:
+        return Battle(setup, seed=1)
+    dice = Dice(1)
+    dice.force(10, 1)                    # initiative: Jinx 10 + 7, the exhuman 1 + 6
+    return Battle(setup, seed=1, dice=dice)
+
+
+def of(events, kind):
+    return [e for e in events if isinstance(e, kind)]
+
+
+def test_jinx_burst_through_the_engine():
+    """69 against 70 (two superior successes), the exhuman's 07 against 30; 3d10 + 2d6 = 21,
+    kinetic armor 10 lets 11 through: one wound at Wound Threshold 8; the SOM check 09 passes."""
+    with battle() as fight:
+        assert fight.session.active == "red-1"
+        fight.session.dice.force(70, 8, 7, 5, 5, 1, 3, 10)
+        events = fight.submit(Attack("red-1", "blue-1", "burst"))
+        assert not isinstance(events, Refused), events
+        attack = of(events, AttackResolved)[0]
+        assert (attack.attack.rolls, attack.attack.total) == ((69,), 70)
+        assert (attack.defense.rolls, attack.defense.total) == ((7,), 30)
+        assert attack.hit and "69 beats 07" in attack.detail
+        damaged = of(events, Damaged)[0]
+        assert (damaged.rolled, damaged.resisted, damaged.taken) == (21, 10, 11)
+        assert of(events, StatusChanged)[0].turns == 1
+        fight.session.use()
+        assert fight.session.get("blue-1", c.Condition).wounds == 1
+        info = unit_info(fight, "blue-1")
+        assert (info.hp, info.state, info.stance) == (39, "ok", "stand")
+        assert "1 wound" in info.statuses
+        assert fight.session.dice.forced_left == 0
+
+
+def test_a_wound_takes_ten_off_every_later_test():
+    with battle() as fight:
+        fight.session.use()
+        fight.session.get("blue-1", c.Condition).wounds = 2
+        fight.session.dice.force(1, 1)
+        attack = of(fight.submit(Attack("red-1", "blue-1", "single")), AttackResolved)[0]
+        assert ("2 wounds", -20) in attack.defense.modifiers
+        assert attack.defense.total == 10
+
+
+def test_full_move_costs_twenty_and_the_move_allowance_is_ten_squares():
+    with battle(j_at=(0, 3), x_at=(14, 3)) as fight:
+        assert reach(fight, "red-1").cost((10, 3)) == 0
+        assert reach(fight, "red-1").cost((11, 3)) is None
+        too_far = fight.submit(Move("red-1", tuple((x, 3) for x in range(1, 12))))
+        assert isinstance(too_far, Refused) and "10 left" in too_far.reason
+        assert not isinstance(fight.submit(Move("red-1", ((1, 3), (2, 3), (3, 3)))), Refused)
+        fight.session.dice.force(50, 50)
+        attack = of(fight.submit(Attack("red-1", "blue-1", "single")), AttackResolved)[0]
+        assert ("full move", -20) in attack.attack.modifiers
+        # the attack spent the complex action; the rest of the move is still there
+        assert fight.session.active == "red-1"
+        assert not isinstance(fight.submit(Move("red-1", ((4, 3),))), Refused)
+        second = fight.submit(Attack("red-1", "blue-1", "single"))
+        assert isinstance(second, Refused)
+
+
+def test_walking_the_base_move_is_not_a_full_move():
+    with battle(j_at=(0, 3), x_at=(14, 3)) as fight:
+        fight.submit(Move("red-1", ((1, 3), (2, 3))))
+        fight.session.dice.force(50, 50)
+        attack = of(fight.submit(Attack("red-1", "blue-1", "single")), AttackResolved)[0]
+        assert all(label != "full move" for label, _ in attack.attack.modifiers)
+
+
+def test_full_defense_lasts_until_the_defenders_next_turn():
+    with battle() as fight:
+        fight.submit(EndTurn("red-1"))
+        assert fight.session.active == "blue-1"
+        costs = action_costs(fight, "blue-1")
+        assert costs.defend == {"full": 1}
+        fight.submit(Defend("blue-1", "full"))
+        assert "defending (full)" in unit_info(fight, "blue-1").statuses
+        fight.submit(EndTurn("blue-1"))
+        fight.session.dice.force(50, 50)
+        attack = of(fight.submit(Attack("red-1", "blue-1", "single")), AttackResolved)[0]
+        assert ("full defense", 30) in attack.defense.modifiers
+        fight.submit(EndTurn("red-1"))
+        assert fight.session.active == "blue-1"
+        assert "defending (full)" not in unit_info(fight, "blue-1").statuses
+
+
+def test_a_defender_that_cannot_see_the_attacker_cannot_defend():
+    with battle(x=exhuman(sight=2)) as fight:
+        fight.session.dice.force(50)
+        attack = of(fight.submit(Attack("red-1", "blue-1", "single")), AttackResolved)[0]
+        assert attack.defense.modifiers == (("cannot defend", 0),)
+        assert attack.hit and fight.session.dice.forced_left == 0
+
+
+def test_melee_defense_uses_the_better_of_fray_and_melee():
+    with battle(j_at=(5, 3), x_at=(6, 3)) as fight:
+        fight.submit(EndTurn("red-1"))
+        fight.session.dice.force(50, 50, 1, 1)
+        attack = of(fight.submit(Attack("blue-1", "red-1")), AttackResolved)[0]
+        assert attack.defense.modifiers[0] == ("fray", 60)       # Jinx's Fray 60 beats Melee 40
+        assert ("charge", -10) not in attack.attack.modifiers
+
+
+def test_preview_is_the_exact_odds_and_rolls_nothing():
+    with battle() as fight:
+        before = fight.digest()
+        preview = preview_attack(fight, "red-1", "blue-1", "burst")
+        assert fight.digest() == before
+        rules, s = fight.session.rules, fight.session
+        s.use()
+        gun = rules.weapon(s.weapons["pistol"])
+        sit = rules.situation(s, plan_attack(s, "red-1", "blue-1", "burst", "torso", 0), gun, False)
+        assert sit.burst and sit.range == "close"
+        odds = attack_odds(rules.core, rules.fighter(s, "red-1"), rules.fighter(s, "blue-1"), gun, sit)
+        assert preview.hit_chance == pytest.approx(odds.p_hit)
+        assert 0.3 < preview.hit_chance < 0.9
+        assert preview.expected_damage == pytest.approx(odds.expected_damage)
+        assert preview.ap_cost == 1
+
+
+@pytest.mark.parametrize("command", [Throw("red-1", (6, 3), "he_grenade"), Suppress("red-1", (6, 3))])
+def test_skirmish_only_actions_are_refused_with_a_reason(command):
+    with battle() as fight:
+        before = fight.digest()
+        result = fight.submit(command)
+        assert isinstance(result, Refused) and "Eclipse Phase 2e rules have no" in result.reason
+        assert fight.digest() == before
+
+
+def test_the_battle_plays_to_an_end_and_replays():
+    from game.ai.simple import SimplePlayer
+    with battle(j_at=(1, 1), x_at=(14, 6), forced=False) as fight:
+        players = {"red": SimplePlayer("red"), "blue": SimplePlayer("blue")}
+        for _ in range(400):
+            if fight.session.over:
+                break
+            uid = fight.session.active
+            command = players[fight.session.side_of(uid)].next_command(fight)
+            result = fight.submit(command)
+            if isinstance(result, Refused):
+                result = fight.submit(EndTurn(uid))
+            assert not isinstance(result, Refused), result
+        assert fight.session.over
+        state = fight.state()
+    again = Battle.from_state(state)
+    assert again.digest() == state["digest"]
+    again.close()
