@@ -11,11 +11,12 @@ from functools import lru_cache
 import numpy as np
 import tcod.path
 
-from game.core.commands import Attack, ChangeStance, Command, EndTurn, Move, Reload
+from game.core.commands import Attack, ChangeStance, Command, Defend, EndTurn, Move, Reload
 from game.core.engine import Battle
 from game.core.events import Refused
 from game.core.grid import Grid
-from game.core.queries import Sighting, UnitInfo, preview_attack, reach, sightings, unit_info
+from game.core.queries import (Sighting, UnitInfo, action_costs, preview_attack, reach, sightings,
+                                unit_info)
 
 Square = tuple[int, int]
 COVER = ("none", "half", "full")
@@ -62,7 +63,17 @@ class SimplePlayer:
             move = self._advance(battle, me, enemies)
             if move is not None:
                 return move
-        return EndTurn(uid)
+        guard = self._guard(battle, me, enemies)
+        return guard if guard is not None else EndTurn(uid)
+
+    @staticmethod
+    def _guard(battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> Command | None:
+        """With enemies in sight and nothing better to do, defend (rulesets that offer it)."""
+        if not enemies or any(s.startswith("defending") for s in me.statuses):
+            return None
+        kinds = action_costs(battle, me.uid).defend
+        affordable = [(cost, kind) for kind, cost in kinds.items() if 0 < cost <= me.ap]
+        return Defend(me.uid, min(affordable)[1]) if affordable else None
 
     def _enemies(self, battle: Battle) -> list[Sighting]:
         seen = sightings(battle, self.side)

@@ -19,6 +19,8 @@ def _attack(e: ev.AttackResolved, n: Namer) -> str:
     how = "reacts and fires" if e.reaction else "attacks"
     where = "" if e.location == "torso" else f" (aimed at the {e.location})"
     outcome = (f"{e.hits} hit{'s' if e.hits != 1 else ''}" if e.hit else "miss")
+    if e.detail:
+        return f"{n(e.attacker)} {how} {n(e.target)} with {n(e.weapon)} ({e.mode}): {e.detail}: {outcome}."
     return (f"{n(e.attacker)} {how} {n(e.target)}{where} with {n(e.weapon)} ({e.mode}): "
             f"attack {e.attack.describe()} against defense {e.defense.describe()}: {outcome}.")
 
@@ -97,6 +99,15 @@ _TELLERS: dict[type, Callable] = {
     ev.SuppressionTested: _tested,
     ev.SuppressionEnded: lambda e, n: f"{n(e.unit)} is no longer pinned: {e.reason}.",
     ev.GrenadeThrown: _thrown,
+    ev.Defended: lambda e, n: (f"{n(e.unit)} takes a {e.defense} defense until its next turn"
+                               + (f": {e.check.total} to beat" if e.check is not None else "")
+                               + (f" (+{e.bonus})" if e.bonus else "") + f" ({e.ap_cost} AP)."),
+    ev.DefenseChosen: lambda e, n: f"{n(e.unit)} will defend with: {e.choice}.",
+    ev.ActionsDeclared: lambda e, n: (f"{n(e.unit)} declares {e.actions} action"
+                                      + ("s" if e.actions != 1 else "")
+                                      + (f": -{e.penalty}D to each." if e.penalty else ".")),
+    ev.StatusChanged: lambda e, n: (f"{n(e.unit)}: {e.status}"
+                                    + (f" ({e.turns})" if e.turns else " ends") + f" - {e.detail}."),
     ev.Exploded: lambda e, n: (f"The {n(e.grenade)} explodes at {e.at}: "
                                f"{'+'.join(map(str, e.rolls))} = {sum(e.rolls)} {e.damage_type}, "
                                f"one die less each ring out to {e.radius}."),

@@ -39,10 +39,29 @@ def action_items(match: Match, uid: str, *, move_cost: int | None, mode: str | N
                             "full, or no spare magazines"))
     items.append(_draw(match, info, costs))
     revive_ap = costs.revive
-    items.append(ActionItem("v", "revive", revive_ap,
-                            up and revive_target and (revive_ap or 0) <= ap,
-                            "put the cursor on a downed ally next to the unit"))
+    if revive_ap is not None:
+        items.append(ActionItem("v", "revive", revive_ap,
+                                up and revive_target and (revive_ap or 0) <= ap,
+                                "put the cursor on a downed ally next to the unit"))
+    items += _tabletop(match, info, costs)
     items.append(ActionItem("e", "end turn", None, True))
+    return items
+
+
+def _tabletop(match: Match, info: UnitInfo, costs: ActionCosts) -> list[ActionItem]:
+    """Defenses, declared actions and standing choices, where the ruleset has them."""
+    rules = match.battle.session.rules
+    up = info.state == "ok"
+    items = []
+    if costs.defend:
+        cheapest = min(costs.defend.values())
+        label = "defend" if len(costs.defend) > 1 else f"{next(iter(costs.defend))} defense"
+        items.append(ActionItem("u", label, cheapest, up and 0 < cheapest <= info.ap,
+                                "no AP left"))
+    if getattr(rules, "max_actions", 0):
+        items.append(ActionItem("n", "declare actions", None, up, "before acting"))
+    if len(getattr(rules, "defense_choices", ())) > 1:
+        items.append(ActionItem("y", "when attacked", None, up))
     return items
 
 
@@ -93,10 +112,12 @@ def _specials(match: Match, info: UnitInfo, costs: ActionCosts) -> list[ActionIt
     watch = costs.overwatch
     cheapest = min((m.ap for m in weapon.modes), default=0) if weapon else 0
     items = [ActionItem("o", "overwatch", watch, "overwatch" in abilities and firearm
-                        and info.ap >= watch + cheapest, "needs the ability, a loaded gun, AP"),
-             ActionItem("x", "suppress", costs.suppress, "suppressive_fire" in abilities
-                        and firearm and info.ap >= costs.suppress,
-                        "needs the ability and a whole turn")]
+                        and info.ap >= watch + cheapest, "needs the ability, a loaded gun, AP")]
+    if costs.suppress is None:          # the ruleset has no suppression, grenades or first aid
+        return items
+    items.append(ActionItem("x", "suppress", costs.suppress, "suppressive_fire" in abilities
+                            and firearm and info.ap >= costs.suppress,
+                            "needs the ability and a whole turn"))
     grenades = [g for g, n in info.grenades if n > 0 and g in session.weapons]
     throw = costs.throw
     count = sum(n for g, n in info.grenades if g in grenades)

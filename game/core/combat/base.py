@@ -19,7 +19,7 @@ import numpy as np
 
 from game.content.schema import FireMode, RulesetSpec, WeaponSpec
 from game.core import components as c
-from game.core.events import AttackResolved, Check, Defended, StatusChanged
+from game.core.events import AttackResolved, Check, Defended, DefenseChosen, StatusChanged
 from game.core.grid import MoveCosts
 from game.core.illegal import Illegal
 from game.rules.skirmish import DamageRoll
@@ -271,6 +271,7 @@ class GridRules:
         if choice not in self.defense_choices:
             raise Illegal(f"{choice!r} is not a defense here; choose {', '.join(self.defense_choices)}.")
         session.get(uid, c.Condition).standing = choice
+        session.emit(DefenseChosen(uid, choice), to=(session.side_of(uid),))
 
     # --- what the table keeps between attacks ----------------------------------------------
 

@@ -7,10 +7,10 @@ answer (its events, or the reason it refused).
 
 from __future__ import annotations
 
-from game.core.commands import (Attack, ChangeStance, Command, Draw, EndTurn, Move, Reload, Revive,
-                                SetOverwatch, Suppress, Throw)
+from game.core.commands import (Attack, ChangeStance, ChooseDefense, Command, Declare, Defend, Draw,
+                                EndTurn, Move, Reload, Revive, SetOverwatch, Suppress, Throw)
 from game.core.events import Refused
-from game.core.queries import UnitInfo, unit_info
+from game.core.queries import UnitInfo, action_costs, unit_info
 from game.ui.widgets.map_view import MapView
 
 Square = tuple[int, int]
@@ -212,3 +212,51 @@ class Orders:
             return
         self.took_effect(result)
         self.next_turn()
+
+    # --- the tabletop rulesets' choices ---------------------------------------------------
+
+    def _ask(self, title: str, body: str, choices: list[tuple[str, str]], order) -> None:
+        from game.ui.screens.dialogs import Choice
+
+        def chosen(answer: str | None) -> None:
+            if answer is not None and answer != "cancel":
+                self.play(order(answer.split("-", 1)[1]))
+        self.app.push_screen(Choice(title, body, [*choices, ("cancel", "Cancel")]), callback=chosen)
+
+    def action_defend(self) -> None:
+        """u: an active or full defense until the unit's next turn (rulesets that have one)."""
+        uid = self.match.active_uid
+        kinds = action_costs(self.match.battle, uid).defend
+        if not kinds:
+            self.notify("These rules have no active defense: take cover or go prone.", timeout=3)
+            return
+        if len(kinds) == 1:
+            self.play(Defend(uid, next(iter(kinds))))
+            return
+        self._ask("Defend", "The defense lasts until this unit's next turn.",
+                  [(f"d-{kind}", f"{kind} ({cost} AP)") for kind, cost in kinds.items()],
+                  lambda kind: Defend(uid, kind))
+
+    def action_declare(self) -> None:
+        """n: how many actions the unit takes this round (OpenD6: -1D each beyond the first)."""
+        rules = self.match.battle.session.rules
+        uid = self.match.active_uid
+        most = getattr(rules, "max_actions", 0)
+        if not most:
+            self.notify("These rules have no declared actions.", timeout=3)
+            return
+        self._ask("Declare actions", "Every action beyond the first takes 1D off every roll "
+                  "this round. Declare before the unit acts.",
+                  [(f"n-{k}", f"{k}") for k in range(1, most + 1)], lambda k: Declare(uid, int(k)))
+
+    def action_reaction(self) -> None:
+        """y: the defense or reaction this unit uses whenever it is attacked."""
+        rules = self.match.battle.session.rules
+        uid = self.match.active_uid
+        choices = getattr(rules, "defense_choices", ())
+        if len(choices) < 2:
+            self.notify("These rules leave the defender no standing choice.", timeout=3)
+            return
+        self._ask("When attacked", "Auto picks the best defense each time.",
+                  [(f"y-{choice}", choice) for choice in choices], lambda choice: ChooseDefense(uid, choice))
+
