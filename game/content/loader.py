@@ -1,7 +1,9 @@
 """Loading content: the bundled library, a player's extra files, and one battle's setup.
 
     load_library(extra)    -> Library           every file, cross-checked; ContentError if not
-    load_setup(scenario)   -> BattleSetup       a scenario id or a scenario file's path
+    load_setup(scenario, ruleset=None) -> BattleSetup   a scenario id or a scenario file's path,
+                                                 optionally under a ruleset other than its own
+    playable_rulesets(library, scenario) -> list[str]   the rulesets its units have stats for
     validate_paths(paths)  -> list[Problem]     for `skirmish validate PATH...`
     parse_map(spec, terrain) -> ParsedMap, deploy(setup) -> list[Deployment]  (for the engine)
 
@@ -20,11 +22,13 @@ from game.content.maps import ParsedMap, parse_map, scan_map
 from game.content.problems import ContentError, Problem, unique
 from game.content.schema import BattleSetup
 from game.content.validate import check_library, check_scenario, with_inline
+from game.content.validate import playable_rulesets as _playable_rulesets
 from game.content.yaml_marks import MAX_FILE_BYTES
 
 __all__ = [
     "MAX_FILE_BYTES", "ContentError", "Deployment", "Library", "Origin", "ParsedMap", "Problem",
-    "bundled_content_dir", "deploy", "load_library", "load_setup", "parse_map", "validate_paths",
+    "bundled_content_dir", "deploy", "load_library", "load_setup", "parse_map", "playable_rulesets",
+    "validate_paths",
 ]
 
 
@@ -84,23 +88,42 @@ def _pick(library: Library, scenario: str | Path, problems: list[Problem]) -> st
     return None
 
 
-def load_setup(scenario: str | Path, library: Library | None = None) -> BattleSetup:
+def load_setup(
+    scenario: str | Path, library: Library | None = None, *, ruleset: str | None = None
+) -> BattleSetup:
     """Everything one battle needs, from a scenario id or a scenario file's path.
 
     A scenario file may define its own weapons, armor, units and squads; they join the library
-    for that scenario only. Raises ContentError with every problem found.
+    for that scenario only. `ruleset` (a ruleset id) plays the scenario under that ruleset
+    instead of its own: its units and their weapons must have the stats it needs, and the
+    setup's `scenario.ruleset` becomes that id. Raises ContentError with every problem found.
     """
     scope = (library if library is not None else load_library()).copy()
     problems: list[Problem] = []
     scenario_id = _pick(scope, scenario, problems)
     if scenario_id is not None:
-        problems += check_scenario(scope, scenario_id)
+        problems += check_scenario(scope, scenario_id, ruleset)
     if scenario_id is None or problems:
         raise ContentError(problems)
-    return _build_setup(scope, scenario_id)
+    return _build_setup(scope, scenario_id, ruleset)
 
 
-def _build_setup(library: Library, scenario_id: str) -> BattleSetup:
+def playable_rulesets(library: Library, scenario_id: str | Path) -> list[str]:
+    """The ruleset ids a scenario (an id, or a scenario file's path) can be played under.
+
+    Those whose stats every unit it uses and every weapon they carry have (see
+    game.content.validate.playable_rulesets): the scenario's own ruleset first, then the
+    others by id; none for a scenario that cannot be found or has problems of its own. It does
+    not ask whether a ruleset's engine is registered for battles (game.rules.registry).
+    """
+    scope, problems = library.copy(), []
+    ident = _pick(scope, scenario_id, problems)
+    if ident is None or problems:
+        return []
+    return _playable_rulesets(scope, ident)
+
+
+def _build_setup(library: Library, scenario_id: str, ruleset_id: str | None = None) -> BattleSetup:
     scenario = library.scenarios[scenario_id]
     scope, _ = with_inline(library, scenario)
     found = map_of(scope, scenario)
@@ -115,10 +138,11 @@ def _build_setup(library: Library, scenario_id: str) -> BattleSetup:
     weapon_ids += [name for unit in units for name in unit.grenades]
     armor_ids = [unit.armor for unit in units if unit.armor is not None]
     squad_ids = [side.squad for side in scenario.sides if side.squad is not None]
+    ruleset = ruleset_id if ruleset_id is not None else scenario.ruleset
     return BattleSetup(
-        scenario=scenario.model_copy(update={"map": map_spec.id}),
+        scenario=scenario.model_copy(update={"map": map_spec.id, "ruleset": ruleset}),
         map=map_spec,
-        ruleset=scope.rulesets[scenario.ruleset],
+        ruleset=scope.rulesets[ruleset],
         terrain=[item for item in scope.terrain.values() if item.id in used_terrain],
         weapons=[scope.weapons[ident] for ident in dict.fromkeys(weapon_ids)],
         armor=[scope.armor[ident] for ident in dict.fromkeys(armor_ids)],

@@ -12,20 +12,45 @@ from game.content.maps import ParsedMap, scan_map
 from pydantic import ValidationError
 
 from game.content.problems import Problem, from_validation, suggest, unique
-from game.content.schema import MapSpec, RulesetSpec, ScenarioSpec
+from game.content.schema import MapSpec, RulesetSpec, ScenarioSpec, UnitSpec
 from game.rules.registry import RULESETS, params_model
 
 INLINE_KINDS = (("weapons", "weapon"), ("armor", "armor"), ("units", "unit"), ("squads", "squad"))
+SKIRMISH = "skirmish"
+"""The engine whose unit stats are the unit's own `attributes` and `skills`; every other engine
+reads them from the unit's `rules: {engine: {...}}` block."""
 
 
 def _unknown(library: Library, kind: str, name: str) -> str:
     return f"unknown {kind} {name!r}" + suggest(name, library.table(kind))
 
 
+def _engines(library: Library) -> set[str]:
+    return {spec.engine for spec in library.rulesets.values()}
+
+
+def check_rules_keys(library: Library, kind: str, ident: str) -> list[Problem]:
+    """A `rules:` block is keyed by the engine of a known ruleset, never by skirmish."""
+    spec, origin = library.table(kind)[ident], library.origins[(kind, ident)]
+    engines = _engines(library) - {SKIRMISH}
+    problems = []
+    for engine in spec.rules:
+        if engine == SKIRMISH:
+            message = ("skirmish stats are the item's own keys (attributes, skills, damage, "
+                       "resist ...): remove rules: {skirmish: ...}")
+        elif engine in engines:
+            continue
+        else:
+            message = (f"rules are keyed by a ruleset's engine; no ruleset has engine {engine!r}"
+                       + suggest(engine, engines) + f" (engines: {', '.join(sorted(engines))})")
+        problems.append(library.problem(origin, ("rules", engine), message, key=True))
+    return problems
+
+
 def check_unit(library: Library, unit_id: str) -> list[Problem]:
     unit = library.units[unit_id]
     origin = library.origins[("unit", unit_id)]
-    problems = []
+    problems = check_rules_keys(library, "unit", unit_id)
     for index, carried in enumerate(unit.weapons):
         weapon = library.weapons.get(carried.weapon)
         if weapon is None and not library.knows("weapon", carried.weapon):
@@ -96,6 +121,10 @@ def with_inline(library: Library, scenario: ScenarioSpec) -> tuple[Library, list
     for unit in scenario.units:
         if scope.origins[("unit", unit.id)].file == origin.file:
             problems += check_unit(scope, unit.id)
+    for key, kind in (("weapons", "weapon"), ("armor", "armor")):
+        for spec in getattr(scenario, key):
+            if scope.origins[(kind, spec.id)].file == origin.file:
+                problems += check_rules_keys(scope, kind, spec.id)
     for squad in scenario.squads:
         if scope.origins[("squad", squad.id)].file == origin.file:
             problems += check_squad(scope, squad.id)
@@ -128,8 +157,29 @@ def _used_units(scope: Library, scenario: ScenarioSpec) -> list[str]:
     return list(dict.fromkeys(used))
 
 
-def _stats(scope: Library, scenario: ScenarioSpec, ruleset: RulesetSpec) -> list[Problem]:
-    problems = []
+def _stats(
+    scope: Library, scenario: ScenarioSpec, ruleset: RulesetSpec, *, override: bool = False
+) -> list[Problem]:
+    """The stats `ruleset` needs, on every unit the scenario uses and every weapon they carry.
+
+    With `override`, the scenario is being loaded under a ruleset other than its own: each
+    message says so, naming the scenario, the ruleset and the unit.
+    """
+    if ruleset.engine == SKIRMISH:
+        return _skirmish_stats(scope, scenario, ruleset, override=override)
+    return _profile_stats(scope, scenario, ruleset, override=override)
+
+
+def _lead(scenario: ScenarioSpec, ruleset: RulesetSpec, override: bool) -> str:
+    if not override:
+        return ""
+    return f"scenario {scenario.id!r} cannot be played under {ruleset.id!r}: "
+
+
+def _skirmish_stats(
+    scope: Library, scenario: ScenarioSpec, ruleset: RulesetSpec, *, override: bool
+) -> list[Problem]:
+    problems, lead = [], _lead(scenario, ruleset, override)
     for unit_id in _used_units(scope, scenario):
         unit, origin = scope.units[unit_id], scope.origins[("unit", unit_id)]
         for group, needed, have in (
@@ -140,7 +190,97 @@ def _stats(scope: Library, scenario: ScenarioSpec, ruleset: RulesetSpec) -> list
                 if stat not in have:
                     kind = group.removesuffix("s")
                     message = f"missing {kind} {stat!r}, which ruleset {ruleset.id!r} needs"
+                    if override:
+                        message = f"{lead}unit {unit_id!r} is {message}"
                     problems.append(scope.problem(origin, (group,), message))
+    return problems
+
+
+def _table(ruleset: RulesetSpec, name: str) -> dict | None:
+    """A table of names in the ruleset's params (d20 `reactions`, `sizes`, `attack_types`)."""
+    table = ruleset.params.get(name)
+    return table if isinstance(table, dict) else None
+
+
+def _names(
+    scope: Library, origin: Origin, path: tuple, names: list[str], ruleset: RulesetSpec,
+    table_name: str, what: str, lead: str,
+) -> list[Problem]:
+    table = _table(ruleset, table_name)
+    if table is None:
+        return []
+    problems = []
+    for index, name in enumerate(names):
+        if name not in table:
+            message = (f"{lead}unknown {what} {name!r} in ruleset {ruleset.id!r}"
+                       + suggest(name, table) + f" (known: {', '.join(table)})")
+            problems.append(scope.problem(origin, path + (index,), message))
+    return problems
+
+
+def _unit_profile(
+    scope: Library, unit: UnitSpec, ruleset: RulesetSpec, lead: str
+) -> list[Problem]:
+    engine, origin = ruleset.engine, scope.origins[("unit", unit.id)]
+    profile = unit.rules.get(engine)
+    if profile is None:
+        if lead:
+            message = f"{lead}unit {unit.id!r} has no stats for it"
+        else:
+            message = f"no stats for ruleset {ruleset.id!r} (engine {engine})"
+        message += f": add rules: {{{engine}: {{...}}}}"
+        return [scope.problem(origin, ("rules", engine), message)]
+    problems = []
+    for group, needed, have in (
+        ("attributes", ruleset.unit_attributes, profile.attributes),
+        ("skills", ruleset.unit_skills, profile.skills),
+    ):
+        for stat in needed:
+            if stat not in have:
+                kind = group.removesuffix("s")
+                message = f"missing {kind} {stat!r}, which ruleset {ruleset.id!r} needs"
+                if lead:
+                    message = f"{lead}unit {unit.id!r} is {message}"
+                problems.append(scope.problem(origin, ("rules", engine, group), message))
+    problems += _names(scope, origin, ("rules", engine, "reactions"), profile.reactions,
+                       ruleset, "reactions", "reaction", lead)
+    sizes = _table(ruleset, "sizes")
+    if sizes is not None and profile.size not in sizes:
+        message = (f"{lead}unknown size {profile.size!r} in ruleset {ruleset.id!r}"
+                   + suggest(profile.size, sizes) + f" (known: {', '.join(sizes)})")
+        problems.append(scope.problem(origin, ("rules", engine, "size"), message))
+    return problems
+
+
+def _profile_stats(
+    scope: Library, scenario: ScenarioSpec, ruleset: RulesetSpec, *, override: bool
+) -> list[Problem]:
+    """Engines other than skirmish: a `rules[engine]` block on each unit and carried weapon."""
+    engine, lead = ruleset.engine, _lead(scenario, ruleset, override)
+    problems: list[Problem] = []
+    carriers: dict[str, list[str]] = {}
+    for unit_id in _used_units(scope, scenario):
+        unit = scope.units[unit_id]
+        problems += _unit_profile(scope, unit, ruleset, lead)
+        for carried in unit.weapons:
+            weapon = scope.weapons.get(carried.weapon)
+            if weapon is not None and weapon.kind != "grenade":
+                carriers.setdefault(weapon.id, []).append(unit_id)
+    for weapon_id, units in carriers.items():
+        weapon, origin = scope.weapons[weapon_id], scope.origins[("weapon", weapon_id)]
+        names = ", ".join(repr(name) for name in units)
+        profile = weapon.rules.get(engine)
+        if profile is None:
+            carried_by = f"carried by unit{'s' if len(units) > 1 else ''} {names}"
+            if lead:
+                message = f"{lead}weapon {weapon_id!r}, {carried_by}, has no stats for it"
+            else:
+                message = f"no stats for ruleset {ruleset.id!r} (engine {engine}), {carried_by}"
+            message += f": add rules: {{{engine}: {{...}}}}"
+            problems.append(scope.problem(origin, ("rules", engine), message))
+        elif profile.attack_types is not None:
+            problems += _names(scope, origin, ("rules", engine, "attack_types"),
+                               profile.attack_types, ruleset, "attack_types", "attack type", lead)
     return problems
 
 
@@ -181,18 +321,41 @@ def _deploy_problem(scope: Library, scenario: ScenarioSpec, issue: DeployIssue) 
     return scope.problem(origin, source.loc, message)
 
 
-def check_scenario(library: Library, scenario_id: str) -> list[Problem]:
-    scenario = library.scenarios[scenario_id]
-    origin = library.origins[("scenario", scenario_id)]
-    scope, problems = with_inline(library, scenario)
-    ruleset = scope.rulesets.get(scenario.ruleset)
-    if ruleset is None and not scope.knows("ruleset", scenario.ruleset):
-        message = _unknown(scope, "ruleset", scenario.ruleset)
-        problems.append(scope.problem(origin, ("ruleset",), message))
-    elif ruleset is not None and ruleset.engine not in RULESETS:
+def _ruleset_problems(
+    scope: Library, scenario: ScenarioSpec, origin: Origin, ruleset_id: str | None
+) -> list[Problem]:
+    """The ruleset exists, its engine is playable, and the units have the stats it needs.
+
+    `ruleset_id` plays the scenario under a ruleset other than its own `ruleset:`.
+    """
+    override = ruleset_id is not None
+    wanted = ruleset_id if ruleset_id is not None else scenario.ruleset
+    ruleset = scope.rulesets.get(wanted)
+    if ruleset is None:
+        if not override and scope.knows("ruleset", wanted):
+            return []
+        message = _unknown(scope, "ruleset", wanted)
+        if override:
+            known = ", ".join(sorted(scope.rulesets)) or "none"
+            message = (f"scenario {scenario.id!r} cannot be played under {wanted!r}: {message} "
+                       f"(rulesets: {known})")
+            return [Problem(origin.file, None, None, "", message)]
+        return [scope.problem(origin, ("ruleset",), message)]
+    problems = []
+    if ruleset.engine not in RULESETS:
         message = (f"ruleset {ruleset.id!r} (engine {ruleset.engine!r}) cannot be played in "
                    f"battles yet; playable: {', '.join(sorted(RULESETS))}")
-        problems.append(scope.problem(origin, ("ruleset",), message))
+        if override:
+            message = f"scenario {scenario.id!r} cannot be played under {wanted!r}: {message}"
+            problems.append(Problem(origin.file, None, None, "", message))
+        else:
+            problems.append(scope.problem(origin, ("ruleset",), message))
+    return problems + _stats(scope, scenario, ruleset, override=override)
+
+
+def _layout_problems(scope: Library, scenario: ScenarioSpec, origin: Origin) -> list[Problem]:
+    """Everything about a scenario that no ruleset changes: map, sides, victory, deployment."""
+    problems = []
     found, parsed = map_of(scope, scenario), None
     if found is not None:
         parsed, map_problems = check_map(scope, *found)
@@ -200,13 +363,41 @@ def check_scenario(library: Library, scenario_id: str) -> list[Problem]:
     elif isinstance(scenario.map, str) and not scope.knows("map", scenario.map):
         problems.append(scope.problem(origin, ("map",), _unknown(scope, "map", scenario.map)))
     problems += _sides(scope, scenario, origin)
-    if ruleset is not None:
-        problems += _stats(scope, scenario, ruleset)
     problems += _victory(scope, scenario, origin, parsed)
     if parsed is not None:
         _, issues = plan(scenario, parsed, scope.terrain, scope.squads, scope.units)
         problems += [_deploy_problem(scope, scenario, issue) for issue in issues]
     return problems
+
+
+def check_scenario(
+    library: Library, scenario_id: str, ruleset_id: str | None = None
+) -> list[Problem]:
+    """Every problem of a scenario; with `ruleset_id`, as played under that ruleset instead."""
+    scenario = library.scenarios[scenario_id]
+    origin = library.origins[("scenario", scenario_id)]
+    scope, problems = with_inline(library, scenario)
+    problems += _ruleset_problems(scope, scenario, origin, ruleset_id)
+    return problems + _layout_problems(scope, scenario, origin)
+
+
+def playable_rulesets(library: Library, scenario_id: str) -> list[str]:
+    """The ids of the rulesets `scenario_id` can be played under, as far as content goes.
+
+    A ruleset counts when every unit the scenario uses has the stats it needs (skirmish: the
+    unit's own attributes and skills; any other engine: a complete `rules[engine]` block) and
+    every weapon they carry has a `rules[engine]` block. A scenario with problems of its own
+    (map, sides, deployment) has none. Whether an engine is registered for battles is left to
+    the caller (game.rules.registry.RULESETS). The scenario's own ruleset comes first, then
+    the others by id.
+    """
+    scenario = library.scenarios[scenario_id]
+    origin = library.origins[("scenario", scenario_id)]
+    scope, problems = with_inline(library, scenario)
+    if problems or _layout_problems(scope, scenario, origin):
+        return []
+    ids = sorted(scope.rulesets, key=lambda ident: (ident != scenario.ruleset, ident))
+    return [ident for ident in ids if not _stats(scope, scenario, scope.rulesets[ident])]
 
 
 def check_rulesets(library: Library) -> list[Problem]:
@@ -234,6 +425,9 @@ def check_library(library: Library) -> list[Problem]:
     problems = check_terrain(library) + check_rulesets(library)
     for unit_id in library.units:
         problems += check_unit(library, unit_id)
+    for kind in ("weapon", "armor"):
+        for ident in library.table(kind):
+            problems += check_rules_keys(library, kind, ident)
     for squad_id in library.squads:
         problems += check_squad(library, squad_id)
     for map_id, spec in library.maps.items():
