@@ -36,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--jobs", type=int, default=1,
                      help="with --battles: how many battles to run at once (one per core)")
     sim.add_argument("--json", action="store_true", help="print JSON instead of a readable log")
+    sim.add_argument("--ruleset", default=None,
+                     help="play under this ruleset instead of the scenario's own (e.g. d20)")
     resolve = sub.add_parser("resolve", help="resolve one attack step by step, for a game master")
     resolve.add_argument("file", help="a resolve file (see docs/RESOLVE.md)")
     resolve.add_argument("--json", action="store_true", help="print a machine-readable result")
@@ -99,7 +101,7 @@ def _sim(args: argparse.Namespace) -> int:
     from game.core.narrate import describe
     from game.sim import play
 
-    setup = load_setup(args.scenario)
+    setup = load_setup(args.scenario, ruleset=args.ruleset)
     sides = [s.id for s in setup.scenario.sides]
     names = {"first": args.ai, "other": args.vs or args.ai}
     for name in names.values():

@@ -121,6 +121,14 @@ class Declare(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Respond(Command):
+    """The defender's answer to a DefenseAsked: `unit` is the defender, not the active unit."""
+
+    kind: ClassVar[str] = "respond"
+    choice: str
+
+
+@dataclass(frozen=True, slots=True)
 class EndTurn(Command):
     kind: ClassVar[str] = "end_turn"
 
@@ -128,7 +136,7 @@ class EndTurn(Command):
 COMMANDS: dict[str, type[Command]] = {
     cls.kind: cls
     for cls in (Move, ChangeStance, Attack, SetOverwatch, Suppress, Throw, Reload, Draw, Revive,
-                Defend, ChooseDefense, Declare, EndTurn)
+                Defend, ChooseDefense, Declare, Respond, EndTurn)
 }
 
 

@@ -17,10 +17,10 @@ import esper
 from game.content.schema import BattleSetup
 from game.core import components as c
 from game.core.commands import (Attack, ChangeStance, ChooseDefense, Command, Declare, Defend, Draw,
-                                EndTurn, Move, Reload, Revive, SetOverwatch, Suppress, Throw,
-                                command_from_dict)
+                                EndTurn, Move, Reload, Respond, Revive, SetOverwatch, Suppress,
+                                Throw, command_from_dict)
 from game.core.dice import Dice
-from game.core.events import Event, Refused
+from game.core.events import DefenseAsked, Event, Refused
 from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems import attack, grenade, loadout, movement, overwatch, suppression, turns
@@ -31,7 +31,27 @@ STATE_FORMAT = 1
 def _attack(session: Session, cmd: Attack) -> None:
     plan = attack.plan_attack(session, cmd.unit, cmd.target, cmd.mode, cmd.location, cmd.aim)
     attack.spend(session, cmd.unit, plan.ap_cost)
+    choices = session.rules.asks(session, plan) if getattr(session.rules, "grid", False) else ()
+    if choices:                   # the defender's player chooses first (a Respond command)
+        session.pending = (plan, choices)
+        session.emit(DefenseAsked(plan.target, plan.attacker, plan.weapon.id, choices),
+                     session.position(plan.attacker), session.position(plan.target),
+                     to=(session.side_of(plan.attacker), session.side_of(plan.target)))
+        return
     attack.carry_out(session, plan)
+
+
+def _respond(session: Session, cmd: Respond) -> None:
+    plan, choices = session.pending
+    if cmd.choice not in choices:
+        raise Illegal(f"{cmd.choice!r} is not one of the choices: {', '.join(choices)}.")
+    condition = session.get(plan.target, c.Condition)
+    session.pending = None
+    condition.standing = cmd.choice           # this attack only; the unit keeps asking
+    try:
+        attack.carry_out(session, plan)
+    finally:
+        condition.standing = "ask"
 
 
 def _tabletop(session: Session, what: str) -> Any:
@@ -69,6 +89,7 @@ HANDLERS: dict[type, Callable[[Session, Any], None]] = {
     Defend: _defend,
     ChooseDefense: _choose_defense,
     Declare: _declare,
+    Respond: _respond,
 }
 FREE = (ChooseDefense, Declare)     # commands that are not actions of their own
 
@@ -93,6 +114,8 @@ class Battle:
             return Refused("The battle is over.")
         if not isinstance(command, Command) or not (type(command) in HANDLERS or isinstance(command, EndTurn)):
             return Refused(f"Not a command: {command!r}.")
+        if s.pending is not None or isinstance(command, Respond):
+            return self._answer(command)
         if command.unit != s.active:
             s.use()
             who = s.get(s.active, c.Unit).name
@@ -105,13 +128,40 @@ class Battle:
         self.commands.append(command)
         return events
 
+    def _answer(self, command: Command) -> list[Event] | Refused:
+        """While an attack waits for its defender's choice, only that choice is taken."""
+        s = self.session
+        s.use()
+        if s.pending is None:
+            return Refused("No attack is waiting for a defense.")
+        target = s.pending[0].target
+        if not isinstance(command, Respond) or command.unit != target:
+            return Refused(f"Waiting for {s.get(target, c.Unit).name}'s player to choose a defense "
+                           f"({', '.join(s.pending[1])}).")
+        try:
+            events = self._run(lambda: self._dispatch(command))
+        except Illegal as why:
+            return Refused(str(why))
+        self.commands.append(command)
+        return events
+
+    @property
+    def pending(self) -> tuple[str, str, tuple[str, ...]] | None:
+        """(defender, attacker, choices) of an attack waiting for a defense, or None."""
+        if self.session.pending is None:
+            return None
+        plan, choices = self.session.pending
+        return plan.target, plan.attacker, choices
+
     def _dispatch(self, command: Command) -> None:
         s = self.session
         if isinstance(command, EndTurn):
             turns.end_turn(s, command.unit)
             return
         HANDLERS[type(command)](s, command)
-        uid = command.unit
+        if s.pending is not None:
+            return                       # nothing moves on until the defender has answered
+        uid = s.active if isinstance(command, Respond) else command.unit
         grid_rules = getattr(s.rules, "grid", False)
         if grid_rules and not isinstance(command, (Move, *FREE)) and s.is_up(uid):
             s.rules.after_action(s, uid, command)
@@ -202,7 +252,8 @@ class Battle:
             comps = sorted((type(comp).__name__, asdict(comp))
                            for comp in esper.components_for_entity(entity))
             units.append((uid, comps))
-        payload = [units, s.order, s.round, s.turn_index, s.over, s.winner,
+        pending = None if s.pending is None else (s.pending[0].attacker, s.pending[0].target)
+        payload = [units, s.order, s.round, s.turn_index, s.over, s.winner, *([pending] if pending else []),
                    {k: (v.start, v.current) for k, v in s.morale.items()},
                    s.dice.fingerprint()]
         text = json.dumps(payload, sort_keys=True, default=str)   # dict order does not matter

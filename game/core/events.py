@@ -351,6 +351,17 @@ class Defended(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DefenseAsked(Event):
+    """An attack waits for its defender's player to choose a defense (a Respond command)."""
+
+    kind: ClassVar[str] = "defense_asked"
+    unit: str                    # the defender
+    attacker: str
+    weapon: str
+    choices: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class DefenseChosen(Event):
     kind: ClassVar[str] = "defense_chosen"
     unit: str
@@ -374,6 +385,7 @@ class StatusChanged(Event):
     status: str
     turns: int                   # turns left; 0 once it has ended
     detail: str
+    lasting: bool = False        # it lasts until healed (turns is then 0 and it has not ended)
 
 
 @dataclass(frozen=True, slots=True)

@@ -100,6 +100,7 @@ class Session:
         self.sight = {side: SideSight(np.zeros(shape, np.int16), np.zeros(shape, bool))
                       for side in self.sides}
         self.events: list[Event] = []     # events of the command being carried out
+        self.pending: Any = None          # an attack waiting for its defender's choice
         self.closed = False
         esper.switch_world(self.world)
 

@@ -53,16 +53,26 @@ def exhuman(**update) -> object:
     return with_rules(spec, rules={"eclipse2": profile}, **update)
 
 
-def battle(j_at=(2, 3), x_at=(6, 3), *, j=None, x=None, rows=OPEN, forced: bool = True) -> Battle:
+def battle(j_at=(2, 3), x_at=(6, 3), *, j=None, x=None, rows=OPEN, forced: bool = True,
+           seed: int = 1) -> Battle:
     setup = b.setup(rows, {"red": [(j or jinx(), j_at)], "blue": [(x or exhuman(), x_at)]})
     setup = BattleSetup.model_validate({**setup.model_dump(), "ruleset": ruleset().model_dump(),
                                         "weapons": [PISTOL.model_dump(), KNIFE.model_dump()],
                                         "armor": [HIDE.model_dump()]})
     if not forced:
-        return Battle(setup, seed=1)
+        return Battle(setup, seed=seed)
     dice = Dice(1)
     dice.force(10, 1)                    # initiative: Jinx 10 + 7, the exhuman 1 + 6
     return Battle(setup, seed=1, dice=dice)
+
+
+def jinx_first(**kw) -> int:
+    """A seed under which Jinx acts first without forced dice (so a save of it replays)."""
+    for seed in range(1, 100):
+        with battle(forced=False, seed=seed, **kw) as fight:
+            if fight.session.order[0] == "red-1":
+                return seed
+    raise AssertionError("no seed found")
 
 
 def of(events, kind):
@@ -201,6 +211,35 @@ def test_the_battle_plays_to_an_end_and_replays():
                 result = fight.submit(EndTurn(uid))
             assert not isinstance(result, Refused), result
         assert fight.session.over
+        state = fight.state()
+    again = Battle.from_state(state)
+    assert again.digest() == state["digest"]
+    again.close()
+
+
+def test_a_defender_set_to_ask_is_asked_and_nothing_moves_on_until_it_answers():
+    from game.core.commands import ChooseDefense, Respond
+    from game.core.events import DefenseAsked
+    knifer = jinx(weapons=[{"weapon": "knife"}])
+    seed = jinx_first(j=knifer)
+    with battle(j_at=(5, 3), x_at=(6, 3), j=knifer, forced=False, seed=seed) as fight:
+        fight.submit(EndTurn("red-1"))
+        assert not isinstance(fight.submit(ChooseDefense("blue-1", "ask")), Refused)
+        fight.submit(EndTurn("blue-1"))
+        events = fight.submit(Attack("red-1", "blue-1"))
+        asked = of(events, DefenseAsked)
+        assert asked and asked[0].choices == ("fray", "melee") and not of(events, AttackResolved)
+        assert fight.pending == ("blue-1", "red-1", ("fray", "melee"))
+        before = fight.digest()
+        waiting = fight.submit(EndTurn("red-1"))
+        assert isinstance(waiting, Refused) and "choose a defense" in waiting.reason
+        assert isinstance(fight.submit(Respond("blue-1", "parry")), Refused)
+        assert fight.digest() == before
+        resolved = of(fight.submit(Respond("blue-1", "melee")), AttackResolved)[0]
+        assert resolved.defense.modifiers[0] == ("melee", 80)
+        assert fight.pending is None
+        fight.session.use()
+        assert fight.session.get("blue-1", c.Condition).standing == "ask"
         state = fight.state()
     again = Battle.from_state(state)
     assert again.digest() == state["digest"]

@@ -177,6 +177,10 @@ class EclipseGrid(GridRules):
 
     # --- defenses -----------------------------------------------------------------------------
 
+    def asks(self, session: Session, plan: AttackPlan) -> tuple[str, ...]:
+        """Only a melee attack leaves a choice (Fray or a melee skill); ranged is Fray / 2."""
+        return super().asks(session, plan) if plan.weapon.kind == "melee" else ()
+
     def guard_for(self, session: Session, uid: str, kind: str) -> c.Guard:
         return c.Guard(kind, None, self.core.p.full_defense)
 

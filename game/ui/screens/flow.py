@@ -12,7 +12,7 @@ import asyncio
 from textual import work
 
 from game.core import events as ev
-from game.core.commands import EndTurn
+from game.core.commands import EndTurn, Respond
 from game.core.events import Event, Refused
 from game.saves import SaveError, write_save
 from game.ui import players
@@ -182,7 +182,22 @@ class TurnFlow:
             self.write_log(result)
             await self.replay_moves(result)
             self.took_effect(result, logged=True)
+            if match.battle.pending is not None:
+                await self._defense_from_a_person()
             await self.pause()
+
+    async def _defense_from_a_person(self) -> None:
+        """A computer's attack waits for a person's choice of defense: ask, then go on."""
+        match = self.match
+        defender, _, choices = match.battle.pending
+        answer = None
+        if match.is_human(match.side_of(defender)):
+            answer = await self.app.push_screen_wait(self.defense_prompt())
+        choice = answer.split("-", 1)[1] if answer else choices[0]
+        result = match.submit(Respond(defender, choice))
+        if not isinstance(result, Refused):
+            self.write_log(result)
+            self.took_effect(result, logged=True)
 
     async def replay_moves(self, events: list[Event]) -> None:
         """Walk a computer's unit square by square, as far as the watching side saw it."""

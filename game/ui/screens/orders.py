@@ -8,7 +8,8 @@ answer (its events, or the reason it refused).
 from __future__ import annotations
 
 from game.core.commands import (Attack, ChangeStance, ChooseDefense, Command, Declare, Defend, Draw,
-                                EndTurn, Move, Reload, Revive, SetOverwatch, Suppress, Throw)
+                                EndTurn, Move, Reload, Respond, Revive, SetOverwatch, Suppress,
+                                Throw)
 from game.core.events import Refused
 from game.core.queries import UnitInfo, action_costs, unit_info
 from game.ui.widgets.map_view import MapView
@@ -211,9 +212,32 @@ class Orders:
             self.notify(result.reason, title="Not possible", severity="warning", timeout=4)
             return
         self.took_effect(result)
+        if self.match.battle.pending is not None:
+            self.app.push_screen(self.defense_prompt(), callback=self.after_defense)
+            return
         self.next_turn()
 
     # --- the tabletop rulesets' choices ---------------------------------------------------
+
+    def defense_prompt(self):
+        """The question an attack puts to its defender's player (see Battle.pending)."""
+        from game.ui.screens.dialogs import Choice
+        defender, attacker, choices = self.match.battle.pending
+        weapon = self.match.battle.names().get(self.match.battle.session.pending[0].weapon.id, "")
+        body = (f"{self.match.name(attacker)} attacks {self.match.name(defender)} with the {weapon}. "
+                "How does the defender meet it?")
+        title = f"{self.match.seats[self.match.side_of(defender)].name}: defend"
+        return Choice(title, body, [(f"r-{choice}", choice) for choice in choices])
+
+    def after_defense(self, answer: str | None) -> None:
+        pending = self.match.battle.pending
+        if pending is None or not self.alive():
+            return
+        choice = answer.split("-", 1)[1] if answer else pending[2][0]     # Escape: the first
+        result = self.match.submit(Respond(pending[0], choice))
+        if not isinstance(result, Refused):
+            self.took_effect(result)
+        self.next_turn()
 
     def _ask(self, title: str, body: str, choices: list[tuple[str, str]], order) -> None:
         from game.ui.screens.dialogs import Choice
@@ -253,7 +277,7 @@ class Orders:
         """y: the defense or reaction this unit uses whenever it is attacked."""
         rules = self.match.battle.session.rules
         uid = self.match.active_uid
-        choices = getattr(rules, "defense_choices", ())
+        choices = rules.standing_choices() if getattr(rules, "grid", False) else ()
         if len(choices) < 2:
             self.notify("These rules leave the defender no standing choice.", timeout=3)
             return
