@@ -214,6 +214,9 @@ class GridRules:
         extra = np.maximum(0, squares - left)
         return (-(-extra // speed)) * cost
 
+    def on_step(self, session: Session, uid: str, start: tuple[int, int], step: tuple[int, int]) -> None:
+        """`uid` is about to step from `start` to `step` (d20: attacks of opportunity)."""
+
     def after_action(self, session: Session, uid: str, command: Any) -> None:
         """Any action but a move: a move that cannot be split ends here."""
         if not session.has(uid, c.Tempo):
@@ -267,9 +270,22 @@ class GridRules:
     def guard_for(self, session: Session, uid: str, kind: str) -> c.Guard:
         raise NotImplementedError
 
+    def standing_choices(self) -> tuple[str, ...]:
+        """What ChooseDefense accepts: the ruleset's defenses, and "ask" (a prompt each time)
+        where there is a real choice."""
+        return self.defense_choices + (("ask",) if len(self.defense_choices) > 1 else ())
+
+    def asks(self, session: Session, plan: AttackPlan) -> tuple[str, ...]:
+        """The choices to put to the defender's player before this attack, or () to go on."""
+        target = plan.target
+        if not session.is_up(target) or session.get(target, c.Condition).standing != "ask":
+            return ()
+        return tuple(choice for choice in self.defense_choices if choice != "auto")
+
     def choose_defense(self, session: Session, uid: str, choice: str) -> None:
-        if choice not in self.defense_choices:
-            raise Illegal(f"{choice!r} is not a defense here; choose {', '.join(self.defense_choices)}.")
+        choices = self.standing_choices()
+        if choice not in choices:
+            raise Illegal(f"{choice!r} is not a defense here; choose {', '.join(choices)}.")
         session.get(uid, c.Condition).standing = choice
         session.emit(DefenseChosen(uid, choice), to=(session.side_of(uid),))
 

@@ -64,6 +64,10 @@ def move(session: Session, cmd: Move) -> None:
             return
         start = (pos.x, pos.y)
         if grid_rules is not None:
+            grid_rules.on_step(session, uid, start, step)        # d20: attacks of opportunity
+            if not session.is_up(uid):
+                session.emit(MoveStopped(uid, start, "went down"), start, to=(side,))
+                return
             cost = grid_rules.step_price(session, uid, cost, commit=True)   # squares -> AP
         ap.current -= cost
         turn.move_ap += cost
