@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 
 from game.content.problems import ContentError
 from game.content.schema import BattleSetup
-from game.rules.registry import RULESETS
+from game.rules.registry import ruleset_class
 from game.ui.match import Seat
 from game.ui.players import computer_levels, default_level
 from game.ui.screens.base import GameScreen
@@ -42,7 +42,7 @@ class NewBattle(GameScreen):
         self.library = library
         self.problem = problem
         self.levels = computer_levels()
-        self.rulesets = sorted((r for r in library.rulesets.values() if r.engine in RULESETS),
+        self.rulesets = sorted((r for r in library.rulesets.values() if ruleset_class(r.engine)),
                                key=lambda r: r.id)
         self.sides: list[tuple[str, str]] = []        # (side id, side name) of the shown rows
         self.kinds = ["human"] * MAX_SIDES
@@ -103,7 +103,7 @@ class NewBattle(GameScreen):
         scenario = self.library.scenarios.get(event.option.id or "")
         if scenario is not None:
             self.query_one("#scenario-about", Static).update(scenario.description or "")
-            self._pick_ruleset(scenario.ruleset)
+            self._pick_ruleset(scenario.ruleset, scenario.id)
             self._show_rows([(s.id, s.name) for s in scenario.sides], key=scenario.id)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -119,7 +119,7 @@ class NewBattle(GameScreen):
                 self._say("")
                 self.query_one("#scenario-about", Static).update(
                     f"{setup.scenario.name}: {setup.scenario.description}")
-                self._pick_ruleset(setup.ruleset.id)
+                self._pick_ruleset(setup.ruleset.id, event.value.strip())
                 self._show_rows([(s.id, s.name) for s in setup.scenario.sides], key=event.value)
         elif event.input.id == "seed":
             self.action_start()
@@ -139,10 +139,16 @@ class NewBattle(GameScreen):
             index = int(ident.removeprefix("kind-"))
             self._set_kind(index, "computer" if self.kinds[index] == "human" else "human")
 
-    def _pick_ruleset(self, own: str) -> None:
+    def _pick_ruleset(self, own: str, scenario: str) -> None:
+        """Select the scenario's ruleset; grey out those its units have no stats for."""
+        from game.content.loader import playable_rulesets
+        playable = set(playable_rulesets(self.library, scenario))
         for spec in self.rulesets:
             button = self.query_one(f"#ruleset-{spec.id}", RadioButton)
-            button.label = spec.name + (" (the scenario's)" if spec.id == own else "")
+            note = " (the scenario's)" if spec.id == own else (
+                "" if spec.id in playable else " (no stats for it)")
+            button.label = spec.name + note
+            button.disabled = spec.id not in playable and spec.id != own
             if spec.id == own:
                 button.value = True
 
@@ -179,10 +185,10 @@ class NewBattle(GameScreen):
         self.query_one("#new-problem", Static).update(text)
 
 
-    def _load(self, source: str) -> BattleSetup | None:
+    def _load(self, source: str, ruleset: str | None = None) -> BattleSetup | None:
         from game.content.loader import load_setup
         try:
-            return load_setup(source, self.library)
+            return load_setup(source, self.library, ruleset=ruleset)
         except ContentError as error:
             self._say(f"This scenario cannot be played:\n{error}")
         except OSError as error:
@@ -218,12 +224,10 @@ class NewBattle(GameScreen):
         if not source:
             self._say("Pick a scenario, or give the path of a scenario file.")
             return
-        setup = self._load(source)
+        ruleset = self._chosen("ruleset")
+        setup = self._load(source, ruleset if ruleset in self.library.rulesets else None)
         if setup is None:
             return
-        ruleset = self._chosen("ruleset")
-        if ruleset and ruleset != setup.ruleset.id and ruleset in self.library.rulesets:
-            setup = setup.model_copy(update={"ruleset": self.library.rulesets[ruleset]})
         seats = self._seats(setup)
         if seats is None:
             return
