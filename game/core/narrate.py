@@ -107,7 +107,8 @@ _TELLERS: dict[type, Callable] = {
                                       + ("s" if e.actions != 1 else "")
                                       + (f": -{e.penalty}D to each." if e.penalty else ".")),
     ev.StatusChanged: lambda e, n: (f"{n(e.unit)}: {e.status}"
-                                    + (f" ({e.turns})" if e.turns else " ends") + f" - {e.detail}."),
+                                    + (f" ({e.turns})" if e.turns else " until healed" if e.lasting else " ends")
+                                    + f" - {e.detail}."),
     ev.Exploded: lambda e, n: (f"The {n(e.grenade)} explodes at {e.at}: "
                                f"{'+'.join(map(str, e.rolls))} = {sum(e.rolls)} {e.damage_type}, "
                                f"one die less each ring out to {e.radius}."),

@@ -82,6 +82,8 @@ class Initiative(_P):
 
 class TacticalParams(_P):
     actions: int = Field(ge=1, le=20, description="AP a unit has each turn")
+    max_actions: int | None = Field(default=None, ge=1, le=20,
+                                    description="most actions a unit may declare in a turn (OpenD6)")
     ap_name: str = "AP"
     square_meters: float = Field(gt=0)
     movement: Movement

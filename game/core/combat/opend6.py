@@ -1,0 +1,356 @@
+"""OpenD6 on the grid: die codes with a Wild Die against combat difficulties, Body Points.
+
+A unit's turn is the actions it declares (`Declare`), before its first one: its AP are that
+number, and every roll it makes until its next turn (attacks, an active defense, an overwatch
+shot) loses 1D per action beyond the first. Without a declaration it takes the ruleset's
+standing number (`tactical.actions`). A move action buys a Move of squares; an attack, a
+reload, drawing a weapon and an active defense are an action each. Active defenses (dodge,
+block, parry) are rolled on the defender's own turn and stand until its next turn, replacing the
+passive difficulty 10 even when lower; full defense takes every action left and adds +10. A
+defender that has not had its turn yet this round has only its passive defense. Initiative is
+a Perception roll every round. Damage comes off Body Points: under half, a unit is wounded
+(-1D to everything); at 0 it is dead.
+
+Numbers: the `params` (the core's) and `tactical` blocks of content/rulesets/opend6.yaml.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from game.content.schema import WeaponSpec
+from game.core import components as c
+from game.core.combat.base import GridRules
+from game.core.events import ActionsDeclared, Check, Defended, StatusChanged
+from game.core.illegal import Illegal
+from game.rules.eclipse_common import roller_from
+from game.rules.odds import mean, opend6_odds
+from game.rules.opend6 import D6Code, D6Roll, Fighter, OpenD6Rules, Outcome, Situation, Weapon
+
+if TYPE_CHECKING:
+    from game.core.events import AttackResolved
+    from game.core.session import Session
+    from game.core.systems.attack import AttackPlan
+
+# The skill an attack rolls when a weapon's opend6 block names none.
+DEFAULT_SKILLS = {"melee": "melee_combat", "firearm": "marksmanship"}
+# CHOICE: a ranged weapon without `ranges` uses its grid range as long range, half of it as
+# medium and a quarter as short.
+FALLBACK_SHARES = (0.25, 0.5, 1.0)
+ACTIVE = ("dodge", "block", "parry")
+
+
+def code_text(pips: int) -> str:
+    """A stat stored as pips, as a die code: 10 -> 3D+1, 12 -> 4D."""
+    pips = max(0, int(pips))
+    return str(D6Code(pips // 3, pips % 3))
+
+
+def roll_parts(roll: D6Roll) -> tuple[tuple[int, ...], tuple[tuple[str, int], ...]]:
+    """A roll's faces (dice, then the Wild Die's chain) and the modifiers that make its total."""
+    mods = []
+    if roll.code.pips:
+        mods.append(("pips", roll.code.pips))
+    if roll.removed:
+        mods.append(("Wild Die 1: removed", -sum(roll.removed)))
+    return roll.dice + roll.wild, tuple(mods)
+
+
+def roll_check(name: str, roll: D6Roll) -> Check:
+    faces, mods = roll_parts(roll)
+    return Check(name, faces, mods, roll.total)
+
+
+class OpenD6Grid(GridRules):
+    name = "opend6"
+    core_class = OpenD6Rules
+    Params = OpenD6Rules.Params
+    reroll_initiative = True
+    # OpenD6 defenses are actions taken on the defender's own turn (`Defend`); when attacked, a
+    # unit uses the one it took, or its passive defense. There is no standing choice to make.
+    defense_choices = ("auto",)
+
+    # --- reading units ------------------------------------------------------------------------
+
+    def fighter(self, session: Session, uid: str) -> Fighter:
+        stats, health = session.get(uid, c.Stats), session.get(uid, c.Health)
+        armor = self.armor_profile(session, uid)
+        return Fighter(
+            name=session.get(uid, c.Unit).name,
+            attributes={k: code_text(v) for k, v in stats.attributes.items()},
+            skills={k: code_text(v) for k, v in stats.skills.items()},
+            body_points=health.max_hp, damage=max(0, health.max_hp - health.hp),
+            armor=armor.armor if armor is not None else 0)
+
+    def weapon(self, weapon: WeaponSpec) -> tuple[Weapon, Any]:
+        """The core's weapon and the weapon's opend6 block (Illegal when it has none)."""
+        profile = self.weapon_profile(weapon)
+        skill = profile.skill or DEFAULT_SKILLS.get(weapon.kind, "marksmanship")
+        try:
+            D6Code.parse(profile.damage)
+        except ValueError:
+            raise Illegal(f"The {weapon.name}'s damage {profile.damage!r} is not an OpenD6 die code "
+                          "(like 4D, 3D+2 or +1D).") from None
+        return Weapon(weapon.name, skill, profile.damage), profile
+
+    def declared(self, session: Session, uid: str) -> int:
+        """Actions the unit declared for this round (its last turn's, between turns)."""
+        return max(1, session.get(uid, c.Tempo).actions)
+
+    def action_penalty(self, actions: int) -> int:
+        return self.core.p.multi_action_penalty * max(0, actions - 1)
+
+    def acted(self, session: Session, uid: str) -> bool:
+        """Whether the unit has done anything this turn that costs an action."""
+        tempo = session.get(uid, c.Tempo)
+        return (session.get(uid, c.ActionPoints).current != tempo.actions or tempo.moved > 0
+                or tempo.attacks > 0 or session.has(uid, c.Guard))
+
+    # --- the round ----------------------------------------------------------------------------
+
+    def initiative(self, session: Session, uid: str) -> tuple[Check, tuple]:
+        """A Perception roll, every round; ties go to the higher Perception code."""
+        who = self.fighter(session, uid)
+        rolled = self.core.initiative(who, roller_from(session.dice))
+        code = self.core.code_of(who, "perception")
+        return roll_check("initiative", rolled), (code.dice * 3 + code.pips,)
+
+    def begin_turn(self, session: Session, uid: str) -> str | None:
+        why = super().begin_turn(session, uid)
+        session.get(uid, c.Tempo).actions = session.get(uid, c.ActionPoints).current
+        return why
+
+    @property
+    def max_actions(self) -> int:
+        """The most actions a unit may declare in a turn."""
+        return self.t.max_actions or self.t.actions
+
+    def declare(self, session: Session, uid: str, actions: int) -> None:
+        """Declare the turn's actions before the first: AP = actions, -1D each beyond the first."""
+        name = session.get(uid, c.Unit).name
+        top = self.max_actions
+        if not isinstance(actions, int) or not 1 <= actions <= top:
+            raise Illegal(f"A unit declares from 1 to {top} actions, not {actions!r}.")
+        if self.acted(session, uid):
+            raise Illegal(f"{name} has already acted this turn: actions are declared before the first one.")
+        session.get(uid, c.ActionPoints).current = actions
+        session.get(uid, c.Tempo).actions = actions
+        penalty = self.action_penalty(actions)
+        session.emit(ActionsDeclared(uid, actions, penalty), session.position(uid),
+                     to=(session.side_of(uid),))
+
+    def step_price(self, session: Session, uid: str, squares: int, *, commit: bool) -> int:
+        # A move action spends AP but leaves the declared count alone (Tempo.actions).
+        tempo = session.get(uid, c.Tempo)
+        declared = tempo.actions
+        ap = super().step_price(session, uid, squares, commit=commit)
+        tempo.actions = declared
+        return ap
+
+    # --- attacks ------------------------------------------------------------------------------
+
+    def ranges(self, weapon: WeaponSpec, profile: Any) -> tuple[int, int, int]:
+        if profile.ranges is not None:
+            return tuple(profile.ranges)
+        far = weapon.range * self.t.square_meters
+        return tuple(max(1, round(far * share)) for share in FALLBACK_SHARES)
+
+    def band(self, session: Session, plan: AttackPlan, profile: Any) -> str:
+        """The range band; melee is point blank. Illegal beyond a ranged weapon's long range."""
+        if plan.weapon.kind == "melee":
+            return "point_blank"
+        meters = self.range_meters(session, plan)
+        limits = self.ranges(plan.weapon, profile)
+        band = self.core.range_band(meters, limits)
+        if band is None:
+            target = session.get(plan.target, c.Unit).name
+            raise Illegal(f"{target} is {meters:g} m away, beyond the {plan.weapon.name}'s long range "
+                          f"({limits[2]} m).")
+        return band
+
+    def check_attack(self, session: Session, plan: AttackPlan) -> None:
+        super().check_attack(session, plan)
+        _, profile = self.weapon(plan.weapon)
+        self.band(session, plan, profile)
+
+    def defense_for(self, session: Session, target: str, melee: bool) -> tuple[dict[str, Any], str | None]:
+        """The Situation's defense fields from the target's Guard, and a note when it does not apply."""
+        if not session.has(target, c.Guard):
+            return {"defense": "passive"}, None
+        guard = session.get(target, c.Guard)
+        kind = "dodge" if guard.kind == "full" else guard.kind
+        if kind not in ACTIVE or guard.total is None:
+            return {"defense": "passive"}, None
+        if kind in ("block", "parry") and not melee:
+            return {"defense": "passive"}, f"a {kind} does not stop a ranged attack"
+        return {"defense": kind, "defense_total": guard.total, "full_defense": guard.kind == "full"}, None
+
+    def situation(self, session: Session, plan: AttackPlan, profile: Any,
+                  reaction: bool) -> tuple[Situation, str | None]:
+        # CHOICE: an overwatch shot is one of the watcher's declared actions (the one it held),
+        # rolled with the penalty of the round it declared.
+        melee = plan.weapon.kind == "melee"
+        defense, note = self.defense_for(session, plan.target, melee)
+        cover = tuple(self.cover_names(session, plan))
+        return Situation(actions=self.declared(session, plan.attacker),
+                         range=self.band(session, plan, profile), cover=cover, **defense), note
+
+    def strike(self, session: Session, plan: AttackPlan, reaction: bool) -> AttackResolved:
+        uid, target = plan.attacker, plan.target
+        weapon, profile = self.weapon(plan.weapon)
+        attacker, defender = self.fighter(session, uid), self.fighter(session, target)
+        sit, note = self.situation(session, plan, profile, reaction)
+        out = self.core.attack(attacker, defender, weapon, sit, roller_from(session.dice))
+        ammo = self.spend_ammo(session, plan)
+        self.record(session, plan, out.hit)
+        event = self.emit_attack(session, plan, roll_check("attack", out.attack),
+                                 self.defense_check(out, sit), out.hit, int(out.hit), ammo, reaction,
+                                 self.detail(out, sit, attacker, weapon, note))
+        if out.hit and out.damage is not None:
+            faces, _ = roll_parts(out.damage)
+            self.hurt(session, target, uid, faces, out.damage.total + out.damage_bonus, out.armor,
+                      out.damage_applied, plan.weapon.damage_type, out.state)
+            if out.state == "wounded":
+                self.mark_wounded(session, target)
+        return event
+
+    def defense_check(self, out: Outcome, sit: Situation) -> Check:
+        """The combat difficulty as a Check: its base, range and cover (and the floor of 3)."""
+        (label, base), *mods = out.difficulty_parts
+        parts = []
+        if sit.full_defense and sit.defense_total is not None:
+            bonus = self.core.p.full_defense_bonus
+            parts += [(sit.defense, base - bonus), ("full defense", bonus)]
+        else:
+            parts.append((label, base))
+        parts += [(self._mod_text(name, 0), value) for name, value in mods if value]
+        short = out.difficulty - sum(v for _, v in parts)
+        if short:
+            parts.append(("lowest difficulty", short))
+        return Check("defense", (), tuple(parts), out.difficulty)
+
+    @staticmethod
+    def _mod_text(name: str, value: int) -> str:
+        """A difficulty modifier in words: "medium range +5", "50% hidden +6"."""
+        name = name.replace("_", " ")
+        if name.startswith("hidden "):
+            name = f"{name.removeprefix('hidden ')}% hidden"
+        return name + (f" {value:+d}" if value else "")
+
+    def detail(self, out: Outcome, sit: Situation, attacker: Fighter, weapon: Weapon,
+               note: str | None) -> str:
+        """One line: "Marksmanship 5D-1D rolls 17 against difficulty 15 (passive defense 10,
+        short range, 50% hidden +6)". The log adds the verdict, and the damage has its own line."""
+        base = self.core.code_of(attacker, weapon.skill)
+        text = f"{weapon.skill.replace('_', ' ').capitalize()} {base}"
+        multi, wound = self.action_penalty(sit.actions), self.core.wound_penalty(attacker)
+        if multi:
+            text += f"-{multi}D"
+        if wound:
+            text += f"-{wound}D wounded"
+        if out.attack.code.dice != base.dice - multi - wound:
+            text += f" (kept at {out.attack.code.dice}D)"
+        text += f" rolls {out.attack.total}"
+        if out.attack.complication:
+            text += " (Wild Die 1: a complication)"
+        (label, value), *mods = out.difficulty_parts
+        if sit.full_defense:
+            value_text = f"{value - self.core.p.full_defense_bonus}+{self.core.p.full_defense_bonus}"
+        else:
+            value_text = str(value)
+        words = ", ".join([f"{label} {value_text}"] + [self._mod_text(n, v) for n, v in mods])
+        notes = [note, self.core.blocked(sit)]
+        words += "".join(f"; {n}" for n in notes if n)
+        return f"{text} against difficulty {out.difficulty} ({words})"
+
+    def preview(self, session: Session, plan: AttackPlan) -> dict[str, Any]:
+        """Exact odds from `odds.opend6_odds` (Wild Die chains cut below its stated cutoff)."""
+        weapon, profile = self.weapon(plan.weapon)
+        attacker, defender = self.fighter(session, plan.attacker), self.fighter(session, plan.target)
+        sit, _ = self.situation(session, plan, profile, False)
+        odds = opend6_odds(self.core, attacker, defender, weapon, sit)
+        base = self.core.code_of(attacker, weapon.skill)
+        skill = weapon.skill.replace("_", " ")
+        attack = [(f"{skill} D", base.dice), ("pips", base.pips),
+                  (f"{sit.actions} actions D", -self.action_penalty(sit.actions)),
+                  ("wounded D", -self.core.wound_penalty(attacker))]
+        if sit.defense == "passive":
+            defense = [("passive defense", self.core.passive_defense(defender))]
+        else:
+            defense = [(sit.defense, sit.defense_total or 0)]
+            if sit.full_defense:
+                defense.append(("full defense", self.core.p.full_defense_bonus))
+        defense += [(self._mod_text(n, 0), v) for n, v in self.core.difficulty_mods(sit)]
+        per_hit = (sum(k * p for k, p in odds.damage.items() if k) / odds.p_hit) if odds.p_hit else 0.0
+        return {"attack_modifiers": tuple((k, v) for k, v in attack if v),
+                "defense_modifiers": tuple((k, v) for k, v in defense if v),
+                "hit_chance": odds.p_hit, "hits": (1.0 - odds.p_hit, odds.p_hit),
+                "damage_per_hit": per_hit, "expected_damage": mean(odds.damage)}
+
+    # --- defenses -----------------------------------------------------------------------------
+
+    def defend(self, session: Session, uid: str, kind: str) -> None:
+        """Roll an active defense now (with this round's penalty); it stands until the next turn.
+
+        Full defense (a dodge, +10) takes every action left. Taken as the turn's first action it
+        is the whole round, rolled without a multi-action penalty (the declaration becomes 1).
+        """
+        offered = self.t.defend
+        name = session.get(uid, c.Unit).name
+        if kind not in offered:
+            raise Illegal(f"The {self.spec.name} rules offer no {kind!r} defense "
+                          f"(they offer: {', '.join(offered) or 'none'}).")
+        if session.has(uid, c.Guard):
+            raise Illegal(f"{name} is already defending ({session.get(uid, c.Guard).kind}).")
+        ap = session.get(uid, c.ActionPoints)
+        cost = self.defense_cost(session, uid, kind)
+        if cost < 1 or cost > ap.current:
+            raise Illegal(f"A {kind} defense takes {max(cost, 1)} action{'s' if cost > 1 else ''}; "
+                          f"{name} has {ap.current} left.")
+        if kind == "parry":
+            held = session.get(uid, c.Loadout).current
+            if held is None or session.weapons[held.weapon].kind != "melee":
+                raise Illegal(f"{name} needs a melee weapon in hand to parry (a block is bare-handed).")
+        if kind == "full" and not self.acted(session, uid) and session.get(uid, c.Tempo).actions != 1:
+            session.get(uid, c.Tempo).actions = 1
+            session.emit(ActionsDeclared(uid, 1, 0), session.position(uid), to=(session.side_of(uid),))
+        ap.current -= cost
+        rolled = self.defense_roll(session, uid, kind)
+        bonus = self.core.p.full_defense_bonus if kind == "full" else 0
+        session.add(uid, c.Guard(kind, rolled.total, bonus))
+        session.emit(Defended(uid, kind, roll_check(kind, rolled), bonus, cost), session.position(uid))
+
+    def defense_roll(self, session: Session, uid: str, kind: str) -> D6Roll:
+        """The defense skill (dodge for full defense) less this round's action and wound dice."""
+        skill_kind = "dodge" if kind == "full" else kind
+        sit = Situation(defense=skill_kind, defense_actions=self.declared(session, uid))
+        code = self.core.defense_code(self.fighter(session, uid), sit)
+        return self.core.roll_code("defense", code, roller_from(session.dice))
+
+    def guard_for(self, session: Session, uid: str, kind: str) -> c.Guard:
+        rolled = self.defense_roll(session, uid, kind)
+        return c.Guard(kind, rolled.total, self.core.p.full_defense_bonus if kind == "full" else 0)
+
+    # --- what the table keeps -----------------------------------------------------------------
+
+    def mark_wounded(self, session: Session, uid: str) -> None:
+        """Wounded (under half its Body Points): -1D to every action until healed."""
+        cond = session.get(uid, c.Condition)
+        if "wounded" in cond.statuses:
+            return
+        cond.statuses["wounded"] = 0                       # 0: until healed
+        dice = self.core.p.body_points.wounded_penalty_dice
+        session.emit(StatusChanged(uid, "wounded", 0, f"under half its Body Points: -{dice}D to every "
+                                   "action", lasting=True), session.position(uid) or (0, 0))
+
+    def statuses(self, session: Session, uid: str) -> list[str]:
+        out = super().statuses(session, uid)
+        if session.has(uid, c.Guard):
+            guard = session.get(uid, c.Guard)
+            bonus = f"+{guard.bonus}" if guard.bonus else ""
+            out = [f"defending ({guard.kind} {guard.total}{bonus})" if word == f"defending ({guard.kind})"
+                   else word for word in out]
+        actions = session.get(uid, c.Tempo).actions
+        if actions > 1:
+            out.append(f"{actions} actions (-{self.action_penalty(actions)}D)")
+        return out
