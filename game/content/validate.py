@@ -401,22 +401,32 @@ def playable_rulesets(library: Library, scenario_id: str) -> list[str]:
 
 
 def check_rulesets(library: Library) -> list[Problem]:
-    """Each playable ruleset's `params` against its engine's own model."""
+    """Each playable ruleset's `params` against its engine's own model, and the `tactical`
+    block (its turn on the grid) of every engine but skirmish."""
+    from game.rules.tactical import TacticalParams
     problems: list[Problem] = []
     for ruleset_id, spec in library.rulesets.items():
         model = params_model(spec.engine)
         if model is None:
             continue
-        try:
-            model.model_validate(spec.params)
-        except ValidationError as error:
-            origin = library.origins[("ruleset", ruleset_id)]
-            marks = library.marks.get(origin.file)
-            if marks is None:
-                problems.append(Problem(origin.file, None, None, "params", str(error)))
+        origin = library.origins[("ruleset", ruleset_id)]
+        blocks = [("params", model, spec.params)]
+        if spec.engine != SKIRMISH:
+            if not spec.tactical:
+                problems.append(library.problem(origin, ("engine",), (
+                    "a ruleset played on the grid needs a `tactical:` block: what its turn buys "
+                    "(see docs/RULESETS.md)")))
             else:
-                problems += from_validation(error, spec.params, origin.file, marks,
-                                            origin.loc + ("params",))
+                blocks.append(("tactical", TacticalParams, spec.tactical))
+        for key, block_model, data in blocks:
+            try:
+                block_model.model_validate(data)
+            except ValidationError as error:
+                marks = library.marks.get(origin.file)
+                if marks is None:
+                    problems.append(Problem(origin.file, None, None, key, str(error)))
+                else:
+                    problems += from_validation(error, data, origin.file, marks, origin.loc + (key,))
     return problems
 
 

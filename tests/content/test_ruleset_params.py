@@ -30,3 +30,23 @@ def test_a_scenario_under_an_engine_not_yet_playable_is_refused(tmp_path: Path):
         "  - {id: b, name: B, zone: bravo, squad: olea_section}\n")
     problems = validate_paths([tmp_path])
     assert any(p.key == "ruleset" and "cannot be played" in p.message for p in problems)
+
+
+def test_a_bad_tactical_block_is_reported_with_line_and_key(tmp_path: Path):
+    text = (bundled_content_dir() / "rulesets" / "eclipse2.yaml").read_text()
+    text = text.replace("id: eclipse2", "id: gritty", 1).replace("  actions: 1 ", "  actions: many ", 1)
+    assert "actions: many" in text
+    bad = tmp_path / "gritty.yaml"
+    bad.write_text(text)
+    problems = validate_paths([bad])
+    found = [p for p in problems if p.key == "tactical.actions"]
+    assert found and found[0].file == str(bad)
+    assert "actions: many" in text.splitlines()[found[0].line - 1]
+
+
+def test_a_tabletop_ruleset_without_a_tactical_block_is_refused(tmp_path: Path):
+    text = (bundled_content_dir() / "rulesets" / "eclipse2.yaml").read_text()
+    text = text.replace("id: eclipse2", "id: bare", 1).split("\ntactical:")[0] + "\n"
+    (tmp_path / "bare.yaml").write_text(text)
+    problems = validate_paths([tmp_path / "bare.yaml"])
+    assert any("tactical" in p.message and p.line is not None for p in problems)
