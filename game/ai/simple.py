@@ -71,9 +71,9 @@ class SimplePlayer:
         """With enemies in sight and nothing better to do, defend (rulesets that offer it)."""
         if not enemies or any(s.startswith("defending") for s in me.statuses):
             return None
-        kinds = action_costs(battle, me.uid).defend
-        affordable = [(cost, kind) for kind, cost in kinds.items() if 0 < cost <= me.ap]
-        return Defend(me.uid, min(affordable)[1]) if affordable else None
+        kinds = action_costs(battle, me.uid).defend      # in the ruleset's order of preference
+        kind = next((kind for kind, cost in kinds.items() if 0 < cost <= me.ap), None)
+        return Defend(me.uid, kind) if kind else None
 
     def _enemies(self, battle: Battle) -> list[Sighting]:
         seen = sightings(battle, self.side)

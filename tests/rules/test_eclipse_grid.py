@@ -93,12 +93,13 @@ def test_jinx_burst_through_the_engine():
         assert attack.hit and "69 beats 07" in attack.detail
         damaged = of(events, Damaged)[0]
         assert (damaged.rolled, damaged.resisted, damaged.taken) == (21, 10, 11)
-        assert of(events, StatusChanged)[0].turns == 1
+        wound = of(events, StatusChanged)[0]
+        assert (wound.status, wound.lasting) == ("1 wound", True)
         fight.session.use()
         assert fight.session.get("blue-1", c.Condition).wounds == 1
         info = unit_info(fight, "blue-1")
         assert (info.hp, info.state, info.stance) == (39, "ok", "stand")
-        assert "1 wound" in info.statuses
+        assert info.statuses == ("1 wound",)
         assert fight.session.dice.forced_left == 0
 
 

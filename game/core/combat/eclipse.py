@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from game.content.schema import WeaponSpec
 from game.core import components as c
 from game.core.combat.base import GridRules
-from game.core.events import Check, StanceChanged
+from game.core.events import Check, StanceChanged, StatusChanged
 from game.core.illegal import Illegal
 from game.rules.eclipse1 import Eclipse1Rules
 from game.rules.eclipse2 import Eclipse2Rules
@@ -119,10 +119,11 @@ class EclipseGrid(GridRules):
         if out.wounds:
             cond = session.get(target, c.Condition)
             cond.wounds += out.wounds
-            self.set_status(session, target, "wounds", cond.wounds,
-                            f"{out.wounds} wound{'s' if out.wounds > 1 else ''} from "
-                            f"{out.damage_applied} damage: {cond.wounds * self.core.p.wound_modifier} "
-                            "to every test")
+            total = f"{cond.wounds} wound{'s' if cond.wounds > 1 else ''}"
+            session.emit(StatusChanged(target, total, 0, (
+                f"{out.damage_applied} damage at Wound Threshold {defender.wound_threshold}; "
+                f"{cond.wounds * self.core.p.wound_modifier} to every test"), lasting=True),
+                session.position(target))
         knock = out.knockdown
         if knock is not None and not knock.success and before == "ok" and session.is_up(target):
             posture = session.get(target, c.Posture)

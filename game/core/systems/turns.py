@@ -37,7 +37,7 @@ def roll_initiative(session: Session) -> None:
 
     Ties go to the higher Agility, then to the unit listed first in the scenario.
     """
-    ambushers = {s.id for s in session.setup.scenario.sides if s.ambush}
+    ambushers = {s.id for s in session.setup.scenario.sides if s.ambush} if session.round == 0 else set()
     rules = session.rules
     grid_rules = getattr(rules, "grid", False)
     keyed = []

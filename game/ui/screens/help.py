@@ -25,6 +25,10 @@ o                    overwatch, facing the cursor     x   suppress the cursor's 
 g                    throw a grenade at the cursor    r   reload
 w                    draw the next weapon             v   revive the downed ally
                                                           under the cursor
+u                    defend (full or active defense, Eclipse Phase, OpenD6, d20)
+n                    declare this round's actions (OpenD6: -1D each beyond the first)
+y                    how this unit meets attacks (Eclipse melee, d20 reactions; ask =
+                     a prompt every time)
 e                    end the turn                     .   cursor back to the active unit
 Space                skip the computer's slow replay
 Ctrl+S  save         Ctrl+O  load          Ctrl+P  command palette
