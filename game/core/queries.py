@@ -45,6 +45,8 @@ class UnitInfo:
     statuses: tuple[str, ...]
     morale: int
     sight: int
+    ap_name: str = "AP"             # what one AP is under the ruleset (a complex action...)
+    move_left: int | None = None    # squares of movement in hand (rulesets that count them)
 
 
 def unit_info(battle: Battle, uid: str) -> UnitInfo:
@@ -72,7 +74,9 @@ def unit_info(battle: Battle, uid: str) -> UnitInfo:
         spare=held.spare if held else 0, weapons=tuple(w.weapon for w in loadout.weapons),
         grenades=tuple(sorted((g, n) for g, n in loadout.grenades.items() if n)),
         abilities=tuple(sorted(stats.abilities.items())), statuses=tuple(statuses),
-        morale=stats.morale, sight=stats.sight)
+        morale=stats.morale, sight=stats.sight,
+        ap_name=s.rules.t.ap_name if getattr(s.rules, "grid", False) else "AP",
+        move_left=s.get(uid, c.Tempo).move_left if s.has(uid, c.Tempo) else None)
 
 
 def all_units(battle: Battle) -> list[UnitInfo]:
@@ -232,6 +236,7 @@ class AttackPreview:
     hits: tuple[float, ...]          # P(exactly k hits), k = 0..rof
     damage_per_hit: float            # expected, after armor
     expected_damage: float
+    how: str = ""                    # how the dice decide, under rulesets other than skirmish
 
 
 def preview_attack(battle: Battle, uid: str, target: str, mode: str | None = None,

@@ -36,9 +36,14 @@ def unit_card(match: Match, info: UnitInfo, *, own: bool) -> Text:
         text.append(f"AP {info.ap:>3}/{info.ap_per_turn:<3}")
         if info.ap_debt:
             text.append(f" owes {info.ap_debt}", style="yellow")
+        if info.ap_name != "AP":
+            plural = info.ap_name if info.ap_name.endswith("s") else info.ap_name + "s"
+            text.append(f" ({plural})", style="grey70")
         text.append("\n")
         text.append_text(bar(info.ap, info.ap_per_turn, "cyan"))
         text.append("\n")
+        if info.move_left is not None:
+            text.append(f"Move {info.move_left} sq in hand\n", style="grey70")
     text.append(f"{STANCE_WORDS.get(info.stance, info.stance)}")
     if info.statuses:
         text.append(" · " + ", ".join(info.statuses), style="yellow")
@@ -89,8 +94,11 @@ def target_card(match: Match, preview: AttackPreview, location: str, distance: i
     text.append(f" ({distance} sq)\n")
     weapon = match.battle.session.weapons.get(preview.weapon)
     text.append(f"{weapon.name if weapon else preview.weapon}, {preview.mode}  [m]\n")
-    text.append(f"aim +{preview.aim} [+/-]  at {location} [t]\n")
+    if not getattr(match.battle.session.rules, "grid", False):     # no aim or locations there
+        text.append(f"aim +{preview.aim} [+/-]  at {location} [t]\n")
     text.append(f"Cost {preview.ap_cost} AP\n")
+    if preview.how:
+        text.append(f"{preview.how}\n", style="grey70")
     text.append("Hit chance ", style="bold")
     text.append(f"{preview.hit_chance * 100:.1f}%\n", style="bold green")
     if len(preview.hits) > 2:

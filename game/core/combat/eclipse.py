@@ -165,16 +165,20 @@ class EclipseGrid(GridRules):
         sit = self.situation(session, plan, weapon, False)
         odds = attack_odds(self.core, attacker, defender, weapon, sit)
         a_label, a_base, a_mods = self.core.attack_target(attacker, weapon, sit)
+        a_target = a_base + sum(v for _, v in a_mods)
         if sit.defense == "none":
             defense = (("cannot defend", 0),)
+            how = f"d100 under {a_target} hits: the defender cannot defend"
         else:
             d_label, d_base, d_mods = self.core.defense_target(defender, weapon, sit)
             defense = ((d_label, d_base), *a_pairs(d_mods))
+            how = (f"d100 under {a_target}; the defender rolls under "
+                   f"{d_base + sum(v for _, v in d_mods)}; if both succeed the higher roll wins")
         hit_damage = {k: v for k, v in odds.damage.items() if k} if odds.p_hit else {}
         per_hit = (sum(k * v for k, v in hit_damage.items()) / odds.p_hit) if odds.p_hit else 0.0
         return {"attack_modifiers": ((a_label, a_base), *a_pairs(a_mods)),
                 "defense_modifiers": defense, "hit_chance": odds.p_hit, "hits": tuple(odds.hits),
-                "damage_per_hit": per_hit, "expected_damage": mean(odds.damage)}
+                "damage_per_hit": per_hit, "expected_damage": mean(odds.damage), "how": how}
 
     # --- defenses -----------------------------------------------------------------------------
 

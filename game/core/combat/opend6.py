@@ -285,7 +285,8 @@ class OpenD6Grid(GridRules):
         return {"attack_modifiers": tuple((k, v) for k, v in attack if v),
                 "defense_modifiers": tuple((k, v) for k, v in defense if v),
                 "hit_chance": odds.p_hit, "hits": (1.0 - odds.p_hit, odds.p_hit),
-                "damage_per_hit": per_hit, "expected_damage": mean(odds.damage)}
+                "damage_per_hit": per_hit, "expected_damage": mean(odds.damage),
+                "how": "roll the dice (one Wild Die among them); meet the difficulty to hit"}
 
     # --- defenses -----------------------------------------------------------------------------
 
