@@ -306,7 +306,9 @@ class GridRules:
             del cond.statuses[status]
         else:
             cond.statuses[status] = turns
-        session.emit(StatusChanged(uid, status, max(0, turns), detail), session.position(uid) or (0, 0))
+        square = session.position(uid)
+        session.emit(StatusChanged(uid, status, max(0, turns), detail), *([square] if square else []),
+                     to=(session.side_of(uid),))
 
     def statuses(self, session: Session, uid: str) -> list[str]:
         """Words for the unit panel: wounds, statuses, an active defense."""

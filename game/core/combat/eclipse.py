@@ -116,7 +116,7 @@ class EclipseGrid(GridRules):
         before = session.get(target, c.Health).state
         self.hurt(session, target, uid, out.damage_rolls, out.damage_rolled, out.armor,
                   out.damage_applied, weapon.armor, out.state)
-        if out.wounds:
+        if out.wounds and session.position(target) is not None:     # the dead keep no count
             cond = session.get(target, c.Condition)
             cond.wounds += out.wounds
             total = f"{cond.wounds} wound{'s' if cond.wounds > 1 else ''}"
