@@ -11,12 +11,12 @@ from functools import lru_cache
 import numpy as np
 import tcod.path
 
-from game.core.commands import Attack, ChangeStance, Command, Defend, EndTurn, Move, Reload
+from game.core.commands import Attack, ChangeStance, Command, Defend, Draw, EndTurn, Move, Reload
 from game.core.engine import Battle
 from game.core.events import Refused
 from game.core.grid import Grid
 from game.core.queries import (Sighting, UnitInfo, action_costs, preview_attack, reach, sightings,
-                                unit_info)
+                                unit_info, visible_squares)
 
 Square = tuple[int, int]
 COVER = ("none", "half", "full")
@@ -43,6 +43,7 @@ class SimplePlayer:
         self.side = side
         self.last_seen: dict[str, Square] = {}
         self._moved: tuple[int, str] | None = None
+        self._moves = 0             # moves made in the current turn
 
     def next_command(self, battle: Battle) -> Command:
         uid = battle.session.active
@@ -53,13 +54,23 @@ class SimplePlayer:
             return shot
         if me.weapon and me.ammo == 0 and me.spare > 0 and me.ap >= battle.session.weapons[me.weapon].reload_ap:
             return Reload(uid)
+        blade = self._blade(battle, me)
+        if blade is not None:
+            return blade
         if "pinned" in me.statuses:
             return EndTurn(uid)
         stand = battle.session.rules.stance_cost(me.stance, "stand", False)
         if me.stance == "prone" and me.ap >= stand:
             return ChangeStance(uid, "stand")       # get up before moving on
-        if self._moved != (battle.session.round, uid) and me.stance != "prone":
-            self._moved = (battle.session.round, uid)
+        turn = (battle.session.round, uid)
+        if self._moved != turn:
+            self._moved, self._moves = turn, 0
+        # Under a tabletop ruleset a unit with nothing in sight may spend a second move action
+        # (d20: "You can use both of your actions to move"); skirmish moves once, then shoots.
+        tabletop = getattr(battle.session.rules, "grid", False)
+        allowed = 2 if tabletop and not enemies else 1
+        if self._moves < allowed and me.stance != "prone":
+            self._moves += 1
             move = self._advance(battle, me, enemies)
             if move is not None:
                 return move
@@ -75,6 +86,22 @@ class SimplePlayer:
         kind = next((kind for kind, cost in kinds.items() if 0 < cost <= me.ap), None)
         return Defend(me.uid, kind) if kind else None
 
+    @staticmethod
+    def _dry(battle: Battle, me: UnitInfo) -> bool:
+        """A firearm in hand with no rounds and no magazine left."""
+        weapon = battle.session.weapons.get(me.weapon) if me.weapon else None
+        return weapon is not None and weapon.kind == "firearm" and me.ammo == 0 and me.spare == 0
+
+    def _blade(self, battle: Battle, me: UnitInfo) -> Command | None:
+        """A dry gun: draw a melee weapon if the unit carries one (else it fights bare-handed)."""
+        if not self._dry(battle, me):
+            return None
+        costs = action_costs(battle, me.uid)
+        for index, weapon_id in enumerate(me.weapons):
+            if battle.session.weapons[weapon_id].kind == "melee" and costs.draw[index] <= me.ap:
+                return Draw(me.uid, index)
+        return None
+
     def _enemies(self, battle: Battle) -> list[Sighting]:
         seen = sightings(battle, self.side)
         for u in seen:
@@ -82,12 +109,19 @@ class SimplePlayer:
                 self.last_seen[u.uid] = u.square
             else:
                 self.last_seen.pop(u.uid, None)
+        here = {u.uid for u in seen}
+        visible = visible_squares(battle, self.side)
+        for uid, (x, y) in list(self.last_seen.items()):
+            if uid not in here and visible[y, x]:
+                del self.last_seen[uid]       # we see the place, and it is gone from there
         return [u for u in seen if u.state == "ok"]
 
     def _best_shot(self, battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> Command | None:
         """The attack with the most expected damage per AP, aimed as far as the AP allow."""
         best, best_value = None, MIN_VALUE
         weapon = battle.session.weapons.get(me.weapon) if me.weapon else None
+        if self._dry(battle, me):
+            weapon = None                   # bare hands, then
         modes = weapon.modes if weapon else [None]
         quick = dict(me.abilities).get("quick_aim", 0) > 0
         sight = battle.session.grid.view(me.square[0], me.square[1], me.sight)
@@ -99,7 +133,7 @@ class SimplePlayer:
                 spare = me.ap - mode.ap
                 aim = max((lvl for lvl in range(weapon.aim_max + 1)
                            if battle.session.rules.aim_cost(weapon, lvl, quick) <= spare), default=0)
-            name = mode.name if mode else None
+            name = mode.name if mode else ("unarmed" if me.weapon else None)
             for enemy in reach_one:
                 preview = preview_attack(battle, me.uid, enemy.uid, name, "torso", aim)
                 if isinstance(preview, Refused) or preview.ap_cost > me.ap:
@@ -116,11 +150,17 @@ class SimplePlayer:
         grid = battle.session.grid
         weapon = battle.session.weapons.get(me.weapon) if me.weapon else None
         keep = min((m.ap for m in weapon.modes), default=0) if weapon else 0
+        if not enemies and getattr(battle.session.rules, "grid", False):
+            keep = 0            # nothing in sight: a tabletop unit may spend every action walking
         area = reach(battle, me.uid)
         walk = walking_distances(grid, goal)
-        xs, ys, costs = area.arrays()
+        all_xs, all_ys, costs = area.arrays()
         affordable = costs <= me.ap - keep
-        xs, ys = xs[affordable], ys[affordable]
+        xs, ys = all_xs[affordable], all_ys[affordable]
+        if getattr(battle.session.rules, "grid", False) and keep:
+            here = walk[me.square[1], me.square[0]]
+            if not len(xs) or walk[ys, xs].min() >= here:
+                xs, ys = all_xs, all_ys       # blocked nearby: spend the shot's actions walking
         if not len(xs):
             return None
         scores = walk[ys, xs].astype(float)

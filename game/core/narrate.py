@@ -101,7 +101,7 @@ _TELLERS: dict[type, Callable] = {
     ev.GrenadeThrown: _thrown,
     ev.Defended: lambda e, n: (f"{n(e.unit)} takes a {e.defense} defense until its next turn"
                                + (f": {e.check.total} to beat" if e.check is not None else "")
-                               + (f" (+{e.bonus})" if e.bonus else "") + f" ({e.ap_cost} AP)."),
+                               + (f" ({e.bonus:+d})" if e.bonus else "") + f" ({e.ap_cost} AP)."),
     ev.DefenseChosen: lambda e, n: f"{n(e.unit)} will defend with: {e.choice}.",
     ev.ActionsDeclared: lambda e, n: (f"{n(e.unit)} declares {e.actions} action"
                                       + ("s" if e.actions != 1 else "")
