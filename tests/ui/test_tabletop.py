@@ -1,0 +1,62 @@
+"""A battle under a tabletop ruleset, through the keyboard: the override on the new-battle
+screen, a standing defense chosen in a dialog, full defense, and the cards that explain them."""
+
+from __future__ import annotations
+
+from game.core import components as c
+from game.core.events import DefenseChosen, Defended
+from game.core.queries import unit_info
+from game.ui.screens.battle import BattleScreen
+from game.ui.screens.dialogs import Choice
+from test_play import open_new_battle
+from ui_helpers import DUEL, make_app, screen_text, wait_until
+
+
+async def test_a_scenario_played_under_eclipse_phase_from_the_keyboard(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_new_battle(pilot, str(DUEL), "5")
+        await pilot.click("#ruleset-eclipse2")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
+        screen = app.screen
+        battle = screen.match.battle
+        assert battle.session.setup.ruleset.id == "eclipse2"
+        await wait_until(pilot, screen.my_turn)
+        uid = battle.session.active
+        assert "complex actions" in screen_text(app) and "in hand" in screen_text(app)
+
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(app.screen, Choice))
+        await pilot.click("#y-ask")
+        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
+        battle.session.use()
+        assert battle.session.get(uid, c.Condition).standing == "ask"
+        assert any(isinstance(e, DefenseChosen) and e.choice == "ask" for e in screen.match.history)
+
+        await pilot.press("u")
+        await pilot.pause()
+        assert any(isinstance(e, Defended) for e in screen.match.history)
+        assert "defending (full)" in unit_info(battle, uid).statuses
+
+
+async def test_a_ruleset_the_units_have_no_stats_for_is_greyed(save_dir, tmp_path):
+    text = DUEL.read_text().replace("id: ui_duel", "id: ui_bare").replace(
+        "{unit: olea_trooper, name: Trooper, at: [8, 3]}", "{unit: stranger, at: [8, 3]}")
+    bare = tmp_path / "bare.yaml"
+    bare.write_text(text + """units:
+  - id: stranger
+    name: Stranger
+    ap: 10
+    hp: 10
+    attributes: {strength: 1, dexterity: 1, agility: 1, constitution: 3, intelligence: 1}
+    skills: {aim: 2, melee: 2, unarmed: 2, dodge: 2, willpower: 2, heal: 2, demolitions: 0}
+""")
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_new_battle(pilot, str(bare), "5")
+        screen = app.screen
+        for ruleset in ("eclipse2", "eclipse1", "opend6", "d20"):
+            button = screen.query_one(f"#ruleset-{ruleset}")
+            assert button.disabled and "no stats" in str(button.label)
+        assert not screen.query_one("#ruleset-skirmish").disabled
