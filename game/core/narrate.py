@@ -103,6 +103,9 @@ _TELLERS: dict[type, Callable] = {
                                + (f": {e.check.total} to beat" if e.check is not None else "")
                                + (f" ({e.bonus:+d})" if e.bonus else "") + f" ({e.ap_cost} AP)."),
     ev.DefenseChosen: lambda e, n: f"{n(e.unit)} will defend with: {e.choice}.",
+    ev.DefenseAsked: lambda e, n: (f"{n(e.attacker)} attacks {n(e.unit)} with {n(e.weapon)}: "
+                                   f"{n(e.unit)}'s player chooses how to meet it "
+                                   f"({', '.join(e.choices)})."),
     ev.ActionsDeclared: lambda e, n: (f"{n(e.unit)} declares {e.actions} action"
                                       + ("s" if e.actions != 1 else "")
                                       + (f": -{e.penalty}D to each." if e.penalty else ".")),

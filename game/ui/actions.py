@@ -55,7 +55,9 @@ def _tabletop(match: Match, info: UnitInfo, costs: ActionCosts) -> list[ActionIt
     items = []
     if costs.defend:
         cheapest = min(costs.defend.values())
-        label = "defend" if len(costs.defend) > 1 else f"{next(iter(costs.defend))} defense"
+        only = next(iter(costs.defend)).replace("_", " ")
+        label = "defend" if len(costs.defend) > 1 else (only if "defense" in only or "stance" in only
+                                                         else f"{only} defense")
         items.append(ActionItem("u", label, cheapest, up and 0 < cheapest <= info.ap,
                                 "no AP left"))
     if getattr(rules, "max_actions", 0):

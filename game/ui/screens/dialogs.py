@@ -14,8 +14,8 @@ class Choice(GameModal[str | None]):
     """A question with buttons; dismissed with the chosen button's id, or None on Escape."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"),
-                Binding("left", "app.focus_previous", show=False),
-                Binding("right", "app.focus_next", show=False)]
+                Binding("left,up", "app.focus_previous", show=False),
+                Binding("right,down", "app.focus_next", show=False)]
     AUTO_FOCUS = "Button"
 
     def __init__(self, title: str, body: str, choices: list[tuple[str, str]]) -> None:
@@ -27,7 +27,10 @@ class Choice(GameModal[str | None]):
             yield Label(self.title_text, classes="dialog-title")
             with VerticalScroll(classes="dialog-body"):
                 yield Static(self.body, markup=False)
-            with Horizontal(classes="dialog-buttons"):
+            # More choices than fit side by side stand in a column (up/down or Tab move).
+            many = len(self.choices) > 3
+            row = Vertical(classes="dialog-buttons stacked") if many else Horizontal(classes="dialog-buttons")
+            with row:
                 for ident, label in self.choices:
                     first = ident == self.choices[0][0]
                     yield Button(label, id=ident, variant="primary" if first else "default")

@@ -47,6 +47,7 @@ class NewBattle(GameScreen):
         self.sides: list[tuple[str, str]] = []        # (side id, side name) of the shown rows
         self.kinds = ["human"] * MAX_SIDES
         self.rows_for: str | None = None
+        self.ruleset_choice: str | None = None
 
     def compose(self) -> ComposeResult:
         scenarios = sorted(self.library.scenarios.values(), key=lambda s: s.name)
@@ -54,7 +55,8 @@ class NewBattle(GameScreen):
         with Horizontal(id="new-battle"):
             with Column(id="new-left"):
                 yield Label("Scenario", classes="first")
-                options = [Option(f"{s.name} ({len(s.sides)} sides)", id=s.id) for s in scenarios]
+                options = [Option(f"{s.name} ({len(s.sides)} sides, {self._ruleset_name(s.ruleset)})",
+                                  id=s.id) for s in scenarios]
                 yield Choices(*options, id="scenarios")
                 yield Static("", id="scenario-about", markup=False)
                 yield Input(placeholder="or a scenario file path + Enter", id="scenario-path")
@@ -127,6 +129,8 @@ class NewBattle(GameScreen):
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         if event.radio_set.id == "mode":
             self._apply_mode()
+        elif event.radio_set.id == "ruleset" and event.pressed.id:
+            self.ruleset_choice = event.pressed.id.split("-", 1)[1]
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -139,18 +143,28 @@ class NewBattle(GameScreen):
             index = int(ident.removeprefix("kind-"))
             self._set_kind(index, "computer" if self.kinds[index] == "human" else "human")
 
+    def _ruleset_name(self, ident: str) -> str:
+        spec = self.library.rulesets.get(ident)
+        return spec.name if spec else ident
+
     def _pick_ruleset(self, own: str, scenario: str) -> None:
         """Select the scenario's ruleset; grey out those its units have no stats for."""
         from game.content.loader import playable_rulesets
         playable = set(playable_rulesets(self.library, scenario))
-        for spec in self.rulesets:
-            button = self.query_one(f"#ruleset-{spec.id}", RadioButton)
-            note = " (the scenario's)" if spec.id == own else (
-                "" if spec.id in playable else " (no stats for it)")
-            button.label = spec.name + note
-            button.disabled = spec.id not in playable and spec.id != own
-            if spec.id == own:
-                button.value = True
+        radio_set = self.query_one("#ruleset", RadioSet)
+        # Set every button at once, without the set's change messages: several scenarios
+        # highlighted in quick succession would otherwise leave a stale button pressed.
+        with radio_set.prevent(RadioButton.Changed):
+            for spec in self.rulesets:
+                button = self.query_one(f"#ruleset-{spec.id}", RadioButton)
+                note = " (the scenario's)" if spec.id == own else (
+                    "" if spec.id in playable else " (no stats for it)")
+                button.label = spec.name + note
+                button.disabled = spec.id not in playable and spec.id != own
+                button.value = spec.id == own
+                if spec.id == own:
+                    radio_set._pressed_button = button     # what the set reports as pressed
+        self.ruleset_choice = own
 
     def _show_rows(self, sides: list[tuple[str, str]], key: str) -> None:
         if key == self.rows_for:
@@ -224,7 +238,7 @@ class NewBattle(GameScreen):
         if not source:
             self._say("Pick a scenario, or give the path of a scenario file.")
             return
-        ruleset = self._chosen("ruleset")
+        ruleset = self.ruleset_choice
         setup = self._load(source, ruleset if ruleset in self.library.rulesets else None)
         if setup is None:
             return
