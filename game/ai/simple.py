@@ -80,7 +80,8 @@ class SimplePlayer:
     @staticmethod
     def _guard(battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> Command | None:
         """With enemies in sight and nothing better to do, defend (rulesets that offer it)."""
-        if not enemies or any(s.startswith("defending") for s in me.statuses):
+        if (not enemies or not getattr(battle.session.rules, "grid", False)
+                or any(s.startswith("defending") for s in me.statuses)):
             return None
         kinds = action_costs(battle, me.uid).defend      # in the ruleset's order of preference
         kind = next((kind for kind, cost in kinds.items() if 0 < cost <= me.ap), None)
@@ -110,10 +111,13 @@ class SimplePlayer:
             else:
                 self.last_seen.pop(u.uid, None)
         here = {u.uid for u in seen}
-        visible = visible_squares(battle, self.side)
-        for uid, (x, y) in list(self.last_seen.items()):
-            if uid not in here and visible[y, x]:
-                del self.last_seen[uid]       # we see the place, and it is gone from there
+        gone = [uid for uid in self.last_seen if uid not in here]
+        if gone:
+            visible = visible_squares(battle, self.side)
+            for uid in gone:
+                x, y = self.last_seen[uid]
+                if visible[y, x]:
+                    del self.last_seen[uid]   # we see the place, and it is gone from there
         return [u for u in seen if u.state == "ok"]
 
     def _best_shot(self, battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> Command | None:
@@ -125,9 +129,15 @@ class SimplePlayer:
         modes = weapon.modes if weapon else [None]
         quick = dict(me.abilities).get("quick_aim", 0) > 0
         sight = battle.session.grid.view(me.square[0], me.square[1], me.sight)
-        reach_one = [e for e in enemies if e.square in sight or max(
-            abs(e.square[0] - me.square[0]), abs(e.square[1] - me.square[1])) == 1]
+        adjacent = [e for e in enemies if max(abs(e.square[0] - me.square[0]),
+                                              abs(e.square[1] - me.square[1])) == 1]
+        if weapon is None or weapon.kind == "melee":
+            reach_one = adjacent                # bare hands and blades reach the next square only
+        else:
+            reach_one = [e for e in enemies if e.square in sight or e in adjacent]
         for mode in modes:
+            if mode is not None and mode.ap > me.ap:
+                continue                        # the engine would refuse it: no AP for it
             aim = 0
             if weapon and weapon.aim_max:
                 spare = me.ap - mode.ap
@@ -152,7 +162,9 @@ class SimplePlayer:
         keep = min((m.ap for m in weapon.modes), default=0) if weapon else 0
         if not enemies and getattr(battle.session.rules, "grid", False):
             keep = 0            # nothing in sight: a tabletop unit may spend every action walking
-        area = reach(battle, me.uid)
+        tabletop = getattr(battle.session.rules, "grid", False)
+        # Skirmish: search only as far as the AP it may spend walking (a smaller window).
+        area = reach(battle, me.uid) if tabletop else reach(battle, me.uid, me.ap - keep)
         walk = walking_distances(grid, goal)
         all_xs, all_ys, costs = area.arrays()
         affordable = costs <= me.ap - keep

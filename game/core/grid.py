@@ -74,6 +74,7 @@ class Grid:
             self.near_cover |= padded[1 + uy:1 + uy + self.height, 1 + ux:1 + ux + self.width]
         self.zones = {name: list(squares) for name, squares in (zones or {}).items()}
         self._views: dict[tuple[int, int, int], View] = {}
+        self._covers: dict[tuple, str] = {}     # (defender, dx, dy) -> cover; the terrain never changes
         self._edges: dict[MoveCosts, tuple[np.ndarray, np.ndarray, dict]] = {}
         self._searchers: dict[tuple[MoveCosts, int], _Searcher] = {}
 
@@ -123,6 +124,15 @@ class Grid:
             return "none"
         if not self.near_cover[defender[1], defender[0]]:
             return "none"
+        key = (defender, dx, dy)
+        found = self._covers.get(key)
+        if found is None:
+            if len(self._covers) > 100_000:
+                self._covers.clear()
+            found = self._covers[key] = self._cover_facing(defender, dx, dy)
+        return found
+
+    def _cover_facing(self, defender: Square, dx: int, dy: int) -> str:
         length = math.hypot(dx, dy)
         best = 0
         for ux, uy in NEIGHBOURS:

@@ -120,8 +120,12 @@ def explored_squares(battle: Battle, side: str) -> np.ndarray:
     return battle.session.sight[side].explored
 
 
-def reach(battle: Battle, uid: str) -> Reach:
-    """Where `uid` can walk with its AP, avoiding every unit its side knows to be in the way."""
+def reach(battle: Battle, uid: str, most: int | None = None) -> Reach:
+    """Where `uid` can walk with its AP, avoiding every unit its side knows to be in the way.
+
+    `most` caps the AP spent walking (a smaller search) under skirmish; a tabletop ruleset's
+    reach is its move in hand and the move actions its AP buy.
+    """
     s = battle.session
     s.use()
     side = s.side_of(uid)
@@ -131,6 +135,8 @@ def reach(battle: Battle, uid: str) -> Reach:
     grid_rules = s.rules if getattr(s.rules, "grid", False) else None
     if grid_rules is not None:
         budget = grid_rules.reach_budget(s, uid)       # in squares of movement
+    elif most is not None:
+        budget = max(0, min(budget, most))
     if not can_move(battle, uid):
         budget = 0                     # pinned or prone: nowhere to go without getting up first
     found = s.grid.reach(s.position(uid), budget, s.rules.move_costs, blocked)

@@ -88,6 +88,8 @@ class Session:
         self.side_names = {s.id: s.name for s in setup.scenario.sides}
         self.world = f"battle-{next(_world_ids)}"
         self.entities: dict[str, int] = {}
+        self._parts: dict[str, dict[type, Any]] = {}
+        self._sides: dict[str, str] = {}
         self.order: list[str] = []
         self.round = 0
         self.turn_index = -1
@@ -128,57 +130,71 @@ class Session:
             attributes, skills, hp = self.rules.unit_numbers(spec)
             ap = self.rules.ap_per_turn(attributes)
             extra = [c.Condition(), c.Tempo()]
-        entity = esper.create_entity(
-            c.Unit(uid, name, spec.id, side), c.Position(*square),
-            c.ActionPoints(0, ap), c.Posture(),
-            c.Health(hp, hp, attributes.get("constitution", 0)),
-            c.Stats(attributes, skills, dict(spec.abilities), spec.sight, spec.morale),
-            loadout, c.Armor(spec.armor, resist), c.TurnState(), *extra)
+        parts = [c.Unit(uid, name, spec.id, side), c.Position(*square),
+                 c.ActionPoints(0, ap), c.Posture(),
+                 c.Health(hp, hp, attributes.get("constitution", 0)),
+                 c.Stats(attributes, skills, dict(spec.abilities), spec.sight, spec.morale),
+                 loadout, c.Armor(spec.armor, resist), c.TurnState(), *extra]
+        entity = esper.create_entity(*parts)
         self.entities[uid] = entity
+        self._parts[uid] = {type(part): part for part in parts}
+        self._sides[uid] = side
         return entity
 
+    # A unit's components are looked up by id many thousand times a battle: `_parts` mirrors
+    # the world's (every add and remove goes through here), a plain dict instead of esper's calls.
+
     def get(self, uid: str, component: type) -> Any:
-        return esper.component_for_entity(self.entities[uid], component)
+        return self._parts[uid][component]
 
     def has(self, uid: str, component: type) -> bool:
-        return esper.has_component(self.entities[uid], component)
+        return component in self._parts[uid]
 
     def add(self, uid: str, component: Any) -> None:
         esper.add_component(self.entities[uid], component)
+        self._parts[uid][type(component)] = component
 
     def remove(self, uid: str, component: type) -> None:
-        if esper.has_component(self.entities[uid], component):
+        if component in self._parts[uid]:
             esper.remove_component(self.entities[uid], component)
+            del self._parts[uid][component]
 
     def units(self) -> Iterator[tuple[str, c.Unit]]:
-        for uid, entity in self.entities.items():
-            yield uid, esper.component_for_entity(entity, c.Unit)
+        for uid, parts in self._parts.items():
+            yield uid, parts[c.Unit]
 
     def side_of(self, uid: str) -> str:
-        return self.get(uid, c.Unit).side
+        return self._sides[uid]
 
     def is_up(self, uid: str) -> bool:
-        return self.get(uid, c.Health).state == "ok"
+        return self._parts[uid][c.Health].state == "ok"
 
     def position(self, uid: str) -> Square | None:
-        entity = self.entities[uid]
-        if not esper.has_component(entity, c.Position):
-            return None
-        pos = esper.component_for_entity(entity, c.Position)
-        return (pos.x, pos.y)
+        pos = self._parts[uid].get(c.Position)
+        return None if pos is None else (pos.x, pos.y)
 
     def occupant(self, square: Square) -> str | None:
-        for _, (unit, pos) in esper.get_components(c.Unit, c.Position):
-            if pos.x == square[0] and pos.y == square[1]:
-                return unit.uid
+        for uid, parts in self._parts.items():
+            pos = parts.get(c.Position)
+            if pos is not None and pos.x == square[0] and pos.y == square[1]:
+                return uid
         return None
 
     def watchers(self) -> set[str]:
         """Units on overwatch."""
-        return {unit.uid for _, (unit, _w) in esper.get_components(c.Unit, c.Overwatch)}
+        return {uid for uid, parts in self._parts.items() if c.Overwatch in parts}
 
     def occupied(self) -> dict[Square, str]:
-        return {(pos.x, pos.y): unit.uid for _, (unit, pos) in esper.get_components(c.Unit, c.Position)}
+        out = {}
+        for uid, parts in self._parts.items():
+            pos = parts.get(c.Position)
+            if pos is not None:
+                out[(pos.x, pos.y)] = uid
+        return out
+
+    def up_sides(self) -> set[str]:
+        """Sides with at least one unit still up."""
+        return {self._sides[uid] for uid, parts in self._parts.items() if parts[c.Health].state == "ok"}
 
     def enemies_of(self, side: str) -> list[str]:
         return [uid for uid, unit in self.units() if unit.side != side]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import esper
-
 from game.content.deploy import deploy
 from game.core import components as c
 from game.core.events import (BattleEnded, BattleStarted, InitiativeOrder, InitiativeRolled,
@@ -126,8 +124,7 @@ def check_victory(session: Session) -> bool:
     """End the battle when one side is left standing, or a side holds its objective."""
     if session.over:
         return True
-    up_sides = {unit.side for _, (unit, health) in esper.get_components(c.Unit, c.Health)
-                if health.state == "ok"}
+    up_sides = session.up_sides()
     standing = [side for side in session.sides if side in up_sides]
     victory = session.setup.scenario.victory
     if victory.type == "reach" and victory.side in standing:
