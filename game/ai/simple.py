@@ -6,6 +6,7 @@ It knows only what its side sees: enemies in sight now, and where it last saw th
 from __future__ import annotations
 
 import math
+import random
 from functools import lru_cache
 
 import numpy as np
@@ -15,8 +16,8 @@ from game.core.commands import Attack, ChangeStance, Command, Defend, Draw, EndT
 from game.core.engine import Battle
 from game.core.events import Refused
 from game.core.grid import Grid
-from game.core.queries import (Sighting, UnitInfo, action_costs, preview_attack, reach, sightings,
-                                unit_info, visible_squares)
+from game.core.queries import (Sighting, UnitInfo, action_costs, explored_squares, preview_attack,
+                                reach, sightings, unit_info, visible_squares)
 
 Square = tuple[int, int]
 COVER = ("none", "half", "full")
@@ -44,6 +45,8 @@ class SimplePlayer:
         self.last_seen: dict[str, Square] = {}
         self._moved: tuple[int, str] | None = None
         self._moves = 0             # moves made in the current turn
+        self._search: dict[str, Square] = {}    # uid -> where it goes looking for the enemy
+        self._rng = random.Random(seed)
 
     def next_command(self, battle: Battle) -> Command:
         uid = battle.session.active
@@ -192,9 +195,27 @@ class SimplePlayer:
             return min((e.square for e in enemies), key=lambda sq: math.dist(sq, me.square))
         if self.last_seen:
             return min(self.last_seen.values(), key=lambda sq: math.dist(sq, me.square))
-        zones = battle.session.grid.zones
+        grid = battle.session.grid
+        zones = grid.zones
         own = next(s.zone for s in battle.session.setup.scenario.sides if s.id == self.side)
-        others = [sq for name, squares in zones.items() if name != own for sq in squares]
-        if not others:
+        visible = visible_squares(battle, self.side)
+        others = [sq for name, squares in zones.items() if name != own for sq in squares
+                  if not visible[sq[1], sq[0]]]
+        if others:
+            return min(others, key=lambda sq: math.dist(sq, me.square))
+        # Their side of the map is in sight and empty: search what the side cannot see, one
+        # place at a time (kept until it is in sight), the nearest never seen first.
+        goal = self._search.get(me.uid)
+        if goal is not None and not visible[goal[1], goal[0]]:
+            return goal
+        hidden = grid.walkable & ~visible
+        unexplored = hidden & ~explored_squares(battle, self.side)
+        ys, xs = np.nonzero(unexplored if unexplored.any() else hidden)
+        if not len(xs):
             return None
-        return min(others, key=lambda sq: math.dist(sq, me.square))
+        if unexplored.any():
+            i = int(np.argmin(np.maximum(abs(xs - me.square[0]), abs(ys - me.square[1]))))
+        else:
+            i = self._rng.randrange(len(xs))
+        goal = self._search[me.uid] = (int(xs[i]), int(ys[i]))
+        return goal

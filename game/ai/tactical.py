@@ -17,7 +17,7 @@ from game.ai.assess import Assessor
 from game.ai.intel import Intel
 from game.ai.levels import HARD, Level
 from game.ai.planner import Option, choose
-from game.ai.simple import SimplePlayer
+from game.ai.tabletop import TabletopPlayer
 from game.core.commands import Attack, Command, EndTurn, Move, Reload, Revive, Suppress, Throw
 from game.core.engine import Battle
 from game.rules.skirmish import SkirmishRules
@@ -29,6 +29,7 @@ class TacticalPlayer:
     def __init__(self, side: str, seed: int = 0, level: Level = HARD) -> None:
         self.side = side
         self.level = level
+        self.seed = seed
         self.rng = random.Random(seed)      # the player's own: never the battle's dice
         self.intel = Intel(side)
         self.last: Option | None = None     # the option chosen last (for logs and tests)
@@ -38,7 +39,7 @@ class TacticalPlayer:
         self._moves = 0
         self._acted = False
         self._seen_at_move: frozenset[str] = frozenset()
-        self._fallback: SimplePlayer | None = None
+        self._fallback: TabletopPlayer | None = None
 
     def next_command(self, battle: Battle) -> Command:
         s = battle.session
@@ -49,9 +50,10 @@ class TacticalPlayer:
             self._session, self.intel = s, Intel(self.side)
             skirmish = isinstance(s.rules, SkirmishRules)
             self._assessor = Assessor(battle, self.level.called_shots) if skirmish else None
-            self._fallback = None if skirmish else SimplePlayer(self.side)
-        if self._fallback is not None or self._assessor is None:       # odds it cannot price yet: play it simple
-            return self._fallback.next_command(battle)
+            self._fallback = None if skirmish else TabletopPlayer(self.side, self.seed, self.level)
+        if self._fallback is not None or self._assessor is None:      # a tabletop ruleset's odds
+            return self._fallback.next_command(battle)                 # come from the engine
+
         picture = self.intel.update(battle)
         if self._turn != (s.round, uid):
             self._turn, self._moves, self._acted = (s.round, uid), 0, False

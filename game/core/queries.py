@@ -5,6 +5,8 @@ The app and the computer players ask these; none of them rolls a die or changes 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -169,6 +171,27 @@ def own_cones(battle: Battle, side: str) -> dict[str, list[Square]]:
             if unit.side == side and s.has(uid, c.Overwatch) and s.is_up(uid)}
 
 
+@contextmanager
+def standing_at(battle: Battle, uid: str, square: Square, *, full_move: bool | None = None) -> Iterator[None]:
+    """Answer the queries inside as if `uid` stood on `square` (having made a full move, under
+    Eclipse Phase, if `full_move`): a computer player's "what if I went there". Nothing is
+    rolled or told, and the unit is put back as it was."""
+    s = battle.session
+    s.use()
+    pos = s.get(uid, c.Position)
+    tempo = s.get(uid, c.Tempo) if s.has(uid, c.Tempo) else None
+    before, full_before = (pos.x, pos.y), (tempo.full_move if tempo is not None else None)
+    pos.x, pos.y = square
+    if tempo is not None and full_move is not None:
+        tempo.full_move = full_move
+    try:
+        yield
+    finally:
+        pos.x, pos.y = before
+        if tempo is not None:
+            tempo.full_move = full_before
+
+
 @dataclass(frozen=True, slots=True)
 class ActionCosts:
     """What each of a unit's actions costs in AP right now, as the engine will charge it.
@@ -246,11 +269,14 @@ class AttackPreview:
 
 
 def preview_attack(battle: Battle, uid: str, target: str, mode: str | None = None,
-                   location: str = "torso", aim: int = 0) -> AttackPreview | Refused:
+                   location: str = "torso", aim: int = 0, *,
+                   threat: bool = False) -> AttackPreview | Refused:
+    """The exact odds of `uid` attacking `target` now. `threat=True` asks it of a unit whose
+    turn it is not (an enemy's fire to come): its AP and attacks this turn are left out."""
     s = battle.session
     s.use()
     try:
-        plan = attack.plan_attack(s, uid, target, mode, location, aim)
+        plan = attack.plan_attack(s, uid, target, mode, location, aim, turn_limits=not threat)
     except Illegal as why:
         return Refused(str(why))
     rules = s.rules

@@ -7,9 +7,10 @@ import pytest
 from game.ai import make_player
 from game.ai.simple import SimplePlayer
 from game.content.loader import load_setup
-from game.core.commands import Defend
+from game.core import components as c
+from game.core.commands import Attack, Declare, Defend, EndTurn
 from game.core.engine import Battle
-from game.core.events import AttackResolved, Defended
+from game.core.events import AttackResolved, Defended, Refused
 from game.core.queries import Sighting, unit_info
 from game.sim import play
 
@@ -52,3 +53,38 @@ def test_with_nothing_to_shoot_a_unit_defends_in_the_rulesets_order():
         assert command == Defend(me.uid, "dodge")       # dodge first: block and parry stop no bullets
         events = battle.submit(command)
         assert any(isinstance(e, Defended) for e in events)
+
+
+def test_under_opend6_it_declares_one_action_to_shoot_from_cover():
+    from game.ai.levels import HARD
+    from game.ai.tabletop import TabletopPlayer
+    from tests.rules.test_opend6_grid import battle as opend6_battle
+    rows = ["." * 16, "." * 16, "...=............", "." * 16, "." * 16]
+    with opend6_battle(c_at=(2, 2), g_at=(6, 2), rows=rows) as fight:
+        player = TabletopPlayer("red", 1, HARD)
+        first = player.next_command(fight)
+        assert first == Declare("red-1", 1)
+        assert not isinstance(fight.submit(first), Refused)
+        second = player.next_command(fight)
+        assert isinstance(second, Attack) and second.target == "blue-1"
+
+
+def test_it_finishes_the_wounded_enemy_first():
+    from game.ai.levels import HARD
+    from game.ai.tabletop import TabletopPlayer
+    from game.content.schema import BattleSetup
+    from tests.core import builders as b
+    from tests.rules import test_eclipse_grid as e
+    setup = b.setup(e.OPEN, {"red": [(e.jinx(), (2, 3))],
+                             "blue": [(e.exhuman(), (7, 2)), (e.exhuman(), (7, 5))]})
+    setup = BattleSetup.model_validate({**setup.model_dump(), "ruleset": e.ruleset().model_dump(),
+                                        "weapons": [e.PISTOL.model_dump(), e.KNIFE.model_dump()],
+                                        "armor": [e.HIDE.model_dump()]})
+    for wounded in ("blue-1", "blue-2"):
+        with Battle(setup, 5) as fight:
+            while fight.session.active != "red-1":
+                fight.submit(EndTurn(fight.session.active))
+            fight.session.use()
+            fight.session.get(wounded, c.Health).hp = 4          # one good hit from down
+            command = TabletopPlayer("red", 1, HARD).next_command(fight)
+            assert isinstance(command, Attack) and command.target == wounded

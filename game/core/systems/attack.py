@@ -50,8 +50,12 @@ def unarmed_weapon(session: Session) -> WeaponSpec:
 
 
 def plan_attack(session: Session, uid: str, target: str, mode_name: str | None, location: str,
-                aim: int, *, held_ap: int | None = None) -> AttackPlan:
-    """Check an attack is legal and price it; raises Illegal with the reason."""
+                aim: int, *, held_ap: int | None = None, turn_limits: bool = True) -> AttackPlan:
+    """Check an attack is legal and price it; raises Illegal with the reason.
+
+    `turn_limits=False` leaves out what depends on whose turn it is (AP left, attacks made):
+    the odds of a threat, for an enemy that will act later.
+    """
     if target not in session.entities:
         raise Illegal(f"There is no unit {target!r}.")
     if target == uid:
@@ -93,12 +97,14 @@ def plan_attack(session: Session, uid: str, target: str, mode_name: str | None, 
     cost = mode.ap + aim_ap
     ap = session.get(uid, c.ActionPoints)
     budget = ap.current if held_ap is None else held_ap
+    if not turn_limits:
+        budget = max(budget, cost)
     long_action = held_ap is None and cost > ap.per_turn and ap.current == ap.per_turn
     if cost > budget and not long_action:
         raise Illegal(f"That attack costs {cost} AP ({mode.ap} to fire, {aim_ap} to aim); "
                       f"{budget} AP left.")
     plan = AttackPlan(uid, target, weapon, mode, location, level, aim_ap, cost, rof)
-    if getattr(session.rules, "grid", False):
+    if getattr(session.rules, "grid", False) and turn_limits:
         session.rules.check_attack(session, plan)
     return plan
 

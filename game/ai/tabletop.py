@@ -1,0 +1,230 @@
+"""The computer player under the tabletop rulesets (Eclipse Phase, OpenD6, d20).
+
+The tactical player's own odds machinery speaks skirmish; under the other rulesets this player
+weighs its options through the engine's queries alone: the exact odds of every attack
+(`preview_attack`), asked as if the unit stood on each square it considers (`standing_at`),
+where it can walk and at what price (`reach`), and what each action costs (`action_costs`). It
+sees only what its side sees.
+
+A turn: pick the square that best trades the attack it gets from there against the fire it
+will take there (the enemies' exact odds against it, on that square), walk there, make the
+attack worth most for the target's remaining health (wounded enemies are finished first), and
+spend any movement left on the safest square. Under OpenD6 it declares one action when it will
+only shoot (no multi-action penalty). With nothing in sight it advances as the simple player.
+"""
+
+from __future__ import annotations
+
+import random
+
+from game.ai.levels import Level
+from game.ai.simple import SimplePlayer, walking_distances
+from game.core import components as c
+from game.core.commands import Attack, Command, Declare, EndTurn, Move
+from game.core.engine import Battle
+from game.core.events import Refused
+from game.core.queries import (Sighting, UnitInfo, action_costs, preview_attack, reach,
+                               standing_at, unit_info)
+
+Square = tuple[int, int]
+EXPOSED = {"none": 1.0, "half": 0.55, "full": 0.3}   # a cheap first guess of the fire let through
+KILL_BONUS = 0.5          # a likely kill is worth this share of the target over its damage
+THREAT = 0.8              # how much the fire it will take weighs against what it deals
+APPROACH = 0.02           # per square of walk to the nearest enemy: hiding far off is no plan
+SHORTLIST = 10            # squares weighed by exact odds (after a cheap first sort)
+
+
+class TabletopPlayer:
+    def __init__(self, side: str, seed: int, level: Level) -> None:
+        self.side = side
+        self.level = level
+        self.rng = random.Random(seed)
+        self.scout = SimplePlayer(side, seed)     # memory of enemies, reloads, defenses, blades
+        self._turn: tuple[int, str] | None = None
+        self._moved = False
+        self._attacked = False
+        self._after = False
+
+    # --- the turn -----------------------------------------------------------------------------
+
+    def next_command(self, battle: Battle) -> Command:
+        s = battle.session
+        uid = s.active
+        if uid is None:
+            return EndTurn("")
+        if self._turn != (s.round, uid):
+            self._turn, self._moved, self._attacked, self._after = (s.round, uid), False, False, False
+        me = unit_info(battle, uid)
+        if me.state != "ok":
+            return EndTurn(uid)
+        enemies = self.scout._enemies(battle)
+        if not enemies:
+            return self._scout(battle, uid)
+        if not self._moved and not self._attacked:
+            self._moved = True
+            declare = self._declaration(battle, me, enemies)
+            if declare is not None:
+                return declare
+            # With a shot from here it shoots first (then finds cover with what movement is
+            # left); under OpenD6 the declaration has made that choice already.
+            declares = hasattr(battle.session.rules, "declare")
+            if declares or self._best_attack(battle, me, enemies) is None:
+                move = self._reposition(battle, me, enemies, shooting=True)
+                if move is not None:
+                    return move
+        shot = self._best_attack(battle, me, enemies)
+        if shot is not None:
+            self._attacked = True
+            return shot
+        if self._attacked and not self._after:
+            self._after = True
+            move = self._reposition(battle, me, enemies, shooting=False)
+            if move is not None:
+                return move
+        fallback = self.scout.next_command(battle)   # no shot from anywhere near: close in
+        return EndTurn(uid) if isinstance(fallback, Move) and self._attacked else fallback
+
+    def _scout(self, battle: Battle, uid: str) -> Command:
+        """Nothing in sight: advance (or search) as the simple player does."""
+        return self.scout.next_command(battle)
+
+    # --- OpenD6: how many actions -----------------------------------------------------------
+
+    def _declaration(self, battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> Command | None:
+        """One action (no -1D) when the unit will shoot from where it stands; else the default."""
+        rules = battle.session.rules
+        if not hasattr(rules, "declare") or me.ap != me.ap_per_turn or me.ap == 1:
+            return None
+        here = me.square
+        best = self._best_square(battle, me, enemies, shooting=True)
+        if best is not None and best != here:
+            return None                       # it will move and shoot: two actions
+        if self._best_attack(battle, me, enemies) is None:
+            return None
+        return Declare(me.uid, 1)
+
+    # --- attacks ------------------------------------------------------------------------------
+
+    def _attack_value(self, preview, enemy: Sighting) -> float:
+        left = max(1, enemy.hp)
+        value = min(preview.expected_damage, left + 1) / left
+        if preview.damage_per_hit >= left:
+            value += KILL_BONUS * preview.hit_chance
+        return value
+
+    def _modes(self, battle: Battle, me: UnitInfo) -> list[str]:
+        weapon = battle.session.weapons.get(me.weapon) if me.weapon else None
+        if weapon is None or self.scout._dry(battle, me):
+            return ["unarmed"]
+        return [m.name for m in weapon.modes]
+
+    def _best_attack(self, battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> Command | None:
+        """The attack worth most: damage up to what the target has left, a kill worth more."""
+        costs = action_costs(battle, me.uid).modes
+        best, best_value = None, 0.01
+        for enemy in enemies:
+            for name in self._modes(battle, me):
+                if name in costs and costs[name] > me.ap:
+                    continue
+                preview = preview_attack(battle, me.uid, enemy.uid, name)
+                if isinstance(preview, Refused) or preview.ap_cost > me.ap:
+                    continue
+                # per AP: an action saved moves the unit, or holds for a reaction (d20)
+                value = self._attack_value(preview, enemy) / max(1, preview.ap_cost) + self._noise()
+                if value > best_value:
+                    best, best_value = Attack(me.uid, enemy.uid, name), value
+        return best
+
+    def _offense(self, battle: Battle, me: UnitInfo, enemies: list[Sighting], spare: int) -> float:
+        """The best attack's worth from where the unit (hypothetically) stands, within `spare` AP."""
+        best = 0.0
+        for enemy in enemies:
+            for name in self._modes(battle, me):
+                preview = preview_attack(battle, me.uid, enemy.uid, name, threat=True)
+                if isinstance(preview, Refused) or preview.ap_cost > spare:
+                    continue
+                best = max(best, self._attack_value(preview, enemy))
+        return best
+
+    def _danger(self, battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> float:
+        """The damage every enemy in sight expects to deal it next, as a share of its health."""
+        total = 0.0
+        for enemy in enemies:
+            preview = preview_attack(battle, enemy.uid, me.uid, threat=True)
+            if not isinstance(preview, Refused):
+                total += preview.expected_damage
+        return total / max(1, me.hp)
+
+    # --- where to stand -----------------------------------------------------------------------
+
+    def _best_square(self, battle: Battle, me: UnitInfo, enemies: list[Sighting], *,
+                     shooting: bool) -> Square | None:
+        s = battle.session
+        grid = s.grid
+        costs = action_costs(battle, me.uid)
+        keep = min(costs.modes.values(), default=0) if shooting else 0
+        if me.stance == "prone" or "pinned" in me.statuses:
+            return None
+        area = reach(battle, me.uid)
+        xs, ys, prices = area.arrays()
+        affordable = prices <= me.ap - keep
+        squares = list(zip(xs[affordable].tolist(), ys[affordable].tolist()))
+        if not squares:
+            return None
+        if self.level.squares and len(squares) > self.level.squares:
+            squares = self.rng.sample(squares, self.level.squares)
+
+        def guess(square: Square) -> float:     # cheap: cover against the enemies it would see
+            view = grid.view(square[0], square[1], me.sight)
+            seen = [e for e in enemies if e.square in view]
+            if shooting and not seen:
+                return -5.0
+            return -sum(EXPOSED[grid.cover_against(square, e.square)] for e in seen)
+
+        squares.sort(key=guess, reverse=True)
+        shortlist = [me.square] + squares[:SHORTLIST]
+        beyond = self._base_move(battle, me)
+        nearest = min(enemies, key=lambda e: max(abs(e.square[0] - me.square[0]),
+                                                 abs(e.square[1] - me.square[1]))).square
+        walk = walking_distances(grid, nearest)
+        best, best_score = me.square, None
+        for square in shortlist:
+            moved = max(abs(square[0] - me.square[0]), abs(square[1] - me.square[1]))
+            full = beyond is not None and moved > beyond
+            with standing_at(battle, me.uid, square, full_move=full or None):
+                danger = self._danger(battle, me, enemies)
+                offense = self._offense(battle, me, enemies, me.ap - (prices_of(area, square))) \
+                    if shooting else 0.0
+            score = offense - THREAT * danger + self._noise()
+            if shooting:
+                score -= APPROACH * float(walk[square[1], square[0]]) / 3   # walk counts 3 a square
+            if square == me.square:
+                score += 0.02                   # staying put wins ties
+            if best_score is None or score > best_score:
+                best, best_score = square, score
+        return best
+
+    def _reposition(self, battle: Battle, me: UnitInfo, enemies: list[Sighting], *,
+                    shooting: bool) -> Command | None:
+        best = self._best_square(battle, me, enemies, shooting=shooting)
+        if best is None or best == me.square:
+            return None
+        path = reach(battle, me.uid).path_to(best)
+        return Move(me.uid, tuple(path)) if path else None
+
+    @staticmethod
+    def _base_move(battle: Battle, me: UnitInfo) -> int | None:
+        """Squares a unit may walk without a full move (Eclipse Phase); None where moving
+        carries no penalty."""
+        movement = getattr(getattr(battle.session.rules, "t", None), "movement", None)
+        if movement is None or movement.full_move_beyond is None:
+            return None
+        return movement.full_move_beyond.squares(battle.session.get(me.uid, c.Stats).attributes)
+
+    def _noise(self) -> float:
+        return self.rng.gauss(0.0, self.level.noise * 0.05) if self.level.noise else 0.0
+
+
+def prices_of(area, square: Square) -> int:
+    cost = area.cost(square)
+    return 0 if cost is None else cost
