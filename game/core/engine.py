@@ -121,6 +121,10 @@ class Battle:
             who = s.get(s.active, c.Unit).name
             other = s.get(command.unit, c.Unit).name if command.unit in s.entities else repr(command.unit)
             return Refused(f"It is {who}'s turn, not {other}'s.")
+        return self._carry(command)
+
+    def _carry(self, command: Command) -> list[Event] | Refused:
+        """Carry out a command that may be given now; keep it for the replay if it took."""
         try:
             events = self._run(lambda: self._dispatch(command))
         except Illegal as why:
@@ -138,12 +142,7 @@ class Battle:
         if not isinstance(command, Respond) or command.unit != target:
             return Refused(f"Waiting for {s.get(target, c.Unit).name}'s player to choose a defense "
                            f"({', '.join(s.pending[1])}).")
-        try:
-            events = self._run(lambda: self._dispatch(command))
-        except Illegal as why:
-            return Refused(str(why))
-        self.commands.append(command)
-        return events
+        return self._carry(command)
 
     @property
     def pending(self) -> tuple[str, str, tuple[str, ...]] | None:

@@ -80,17 +80,17 @@ def test_missing_key_points_at_its_mapping(write: Write) -> None:
 
 
 def test_missing_references_from_a_unit(write: Write) -> None:
-    path = write("u.yaml", f"""
+    path = write("u.yaml", """
         units:
           - id: grunt
             name: Grunt
             ap: 14
             hp: 20
             weapons:
-              - {{weapon: olea_rfle}}
-              - {{weapon: he_grenade}}
+              - {weapon: olea_rfle}
+              - {weapon: he_grenade}
             armor: tin_can
-            grenades: {{olea_rifle: 1}}
+            grenades: {olea_rifle: 1}
     """)
     problems = problems_in(path)
     missing = only(problems, "units[0].weapons[0].weapon")

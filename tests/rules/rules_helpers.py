@@ -44,3 +44,28 @@ def random_roll(seed: int = 1234) -> Callable[[str, int, int], int]:
     rng = random.Random(seed)
     randint = rng.randint
     return lambda name, low, high: randint(low, high)
+
+
+def play_out_and_replay(fight, commands: int = 600) -> None:
+    """Let two simple players finish `fight` (no refused command allowed), then check that its
+    save replays to the same position."""
+    from game.ai.simple import SimplePlayer
+    from game.core.commands import EndTurn
+    from game.core.engine import Battle
+    from game.core.events import Refused
+
+    players = {side: SimplePlayer(side) for side in fight.session.sides}
+    for _ in range(commands):
+        if fight.session.over:
+            break
+        uid = fight.session.active
+        result = fight.submit(players[fight.session.side_of(uid)].next_command(fight))
+        if isinstance(result, Refused):
+            result = fight.submit(EndTurn(uid))
+        assert not isinstance(result, Refused), result
+    assert fight.session.over
+    state = fight.state()
+    fight.close()
+    again = Battle.from_state(state)
+    assert again.digest() == state["digest"]
+    again.close()

@@ -22,6 +22,7 @@ from game.core.queries import action_costs, preview_attack, reach, unit_info
 from game.rules.d20 import Fighter, Situation, Weapon
 from game.rules.odds import d20_odds
 from tests.core import builders as b
+from tests.rules.rules_helpers import play_out_and_replay
 
 ROOT = Path(__file__).resolve().parents[2]
 OPEN = ["." * 14 for _ in range(8)]
@@ -585,21 +586,5 @@ def test_out_of_range_is_refused():
 
 
 def test_the_battle_plays_to_an_end_and_replays():
-    from game.ai.simple import SimplePlayer
-    with battle([(devin(reactions=("dodge",)), (1, 1)), (arik(), (1, 5))],
-                [(thrasher(reactions=("dodge",)), (12, 6))], seed=5) as fight:
-        players = {"red": SimplePlayer("red"), "blue": SimplePlayer("blue")}
-        for _ in range(600):
-            if fight.session.over:
-                break
-            uid = fight.session.active
-            command = players[fight.session.side_of(uid)].next_command(fight)
-            result = fight.submit(command)
-            if isinstance(result, Refused):
-                result = fight.submit(EndTurn(uid))
-            assert not isinstance(result, Refused), result
-        assert fight.session.over
-        state = fight.state()
-    again = Battle.from_state(state)
-    assert again.digest() == state["digest"]
-    again.close()
+    play_out_and_replay(battle([(devin(reactions=("dodge",)), (1, 1)), (arik(), (1, 5))],
+                               [(thrasher(reactions=("dodge",)), (12, 6))], seed=5))

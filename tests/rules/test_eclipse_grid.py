@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from game.content.schema import ArmorSpec, BattleSetup, RulesetSpec, WeaponSpec
+from game.content.schema import ArmorSpec, BattleSetup, RulesetSpec
 from game.core import components as c
 from game.core.commands import Attack, Defend, EndTurn, Move, Suppress, Throw
 from game.core.dice import Dice
@@ -18,6 +18,7 @@ from game.core.queries import action_costs, preview_attack, reach, unit_info
 from game.core.systems.attack import plan_attack
 from game.rules.eclipse_common import attack_odds
 from tests.core import builders as b
+from tests.rules.rules_helpers import play_out_and_replay
 
 ROOT = Path(__file__).resolve().parents[2]
 OPEN = ["." * 16 for _ in range(8)]
@@ -199,23 +200,7 @@ def test_skirmish_only_actions_are_refused_with_a_reason(command):
 
 
 def test_the_battle_plays_to_an_end_and_replays():
-    from game.ai.simple import SimplePlayer
-    with battle(j_at=(1, 1), x_at=(14, 6), forced=False) as fight:
-        players = {"red": SimplePlayer("red"), "blue": SimplePlayer("blue")}
-        for _ in range(400):
-            if fight.session.over:
-                break
-            uid = fight.session.active
-            command = players[fight.session.side_of(uid)].next_command(fight)
-            result = fight.submit(command)
-            if isinstance(result, Refused):
-                result = fight.submit(EndTurn(uid))
-            assert not isinstance(result, Refused), result
-        assert fight.session.over
-        state = fight.state()
-    again = Battle.from_state(state)
-    assert again.digest() == state["digest"]
-    again.close()
+    play_out_and_replay(battle(j_at=(1, 1), x_at=(14, 6), forced=False))
 
 
 def test_a_defender_set_to_ask_is_asked_and_nothing_moves_on_until_it_answers():

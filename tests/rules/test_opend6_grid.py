@@ -22,6 +22,7 @@ from game.core.queries import action_costs, preview_attack, reach, unit_info
 from game.core.systems.attack import plan_attack
 from game.rules.odds import opend6_odds
 from tests.core import builders as b
+from tests.rules.rules_helpers import play_out_and_replay
 
 ROOT = Path(__file__).resolve().parents[2]
 OPEN = ["." * 16 for _ in range(8)]
@@ -393,18 +394,4 @@ def test_a_dodge_twice_and_a_shot_beyond_long_range_are_refused():
 # --- a whole battle ---------------------------------------------------------------------------------
 
 def test_the_battle_plays_to_an_end_and_replays():
-    from game.ai.simple import SimplePlayer
-    with battle(c_at=(1, 1), g_at=(14, 6), forced=False) as fight:
-        players = {"red": SimplePlayer("red"), "blue": SimplePlayer("blue")}
-        for _ in range(400):
-            if fight.session.over:
-                break
-            uid = fight.session.active
-            result = fight.submit(players[fight.session.side_of(uid)].next_command(fight))
-            if isinstance(result, Refused):
-                fight.submit(EndTurn(uid))
-        assert fight.session.over
-        state = fight.state()
-    again = Battle.from_state(state)
-    assert again.digest() == state["digest"]
-    again.close()
+    play_out_and_replay(battle(c_at=(1, 1), g_at=(14, 6), forced=False))
