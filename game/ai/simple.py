@@ -75,6 +75,8 @@ class SimplePlayer:
         if self._moves < allowed and me.stance != "prone":
             self._moves += 1
             move = self._advance(battle, me, enemies)
+            if move is None and not enemies:
+                move = self._detour(battle, me)
             if move is not None:
                 return move
         guard = self._guard(battle, me, enemies)
@@ -89,6 +91,21 @@ class SimplePlayer:
         kinds = action_costs(battle, me.uid).defend      # in the ruleset's order of preference
         kind = next((kind for kind, cost in kinds.items() if 0 < cost <= me.ap), None)
         return Defend(me.uid, kind) if kind else None
+
+    def _detour(self, battle: Battle, me: UnitInfo) -> Command | None:
+        """No step brings it nearer its goal (a body in a doorway, say): forget the goal and go
+        searching somewhere its side cannot see, by whatever way is open."""
+        goal = self._goal(battle, me, [])
+        for uid, square in list(self.last_seen.items()):
+            if square == goal:
+                del self.last_seen[uid]
+        visible = visible_squares(battle, self.side)
+        ys, xs = np.nonzero(battle.session.grid.walkable & ~visible)
+        if not len(xs):
+            return None
+        i = self._rng.randrange(len(xs))
+        self._search[me.uid] = (int(xs[i]), int(ys[i]))
+        return self._advance(battle, me, [])
 
     @staticmethod
     def _dry(battle: Battle, me: UnitInfo) -> bool:
@@ -199,15 +216,15 @@ class SimplePlayer:
         zones = grid.zones
         own = next(s.zone for s in battle.session.setup.scenario.sides if s.id == self.side)
         visible = visible_squares(battle, self.side)
+        searching = self._search.get(me.uid)
+        if searching is not None and not visible[searching[1], searching[0]]:
+            return searching            # a search (or a detour) goes on until its place is seen
         others = [sq for name, squares in zones.items() if name != own for sq in squares
                   if not visible[sq[1], sq[0]]]
         if others:
             return min(others, key=lambda sq: math.dist(sq, me.square))
         # Their side of the map is in sight and empty: search what the side cannot see, one
         # place at a time (kept until it is in sight), the nearest never seen first.
-        goal = self._search.get(me.uid)
-        if goal is not None and not visible[goal[1], goal[0]]:
-            return goal
         hidden = grid.walkable & ~visible
         unexplored = hidden & ~explored_squares(battle, self.side)
         ys, xs = np.nonzero(unexplored if unexplored.any() else hidden)
