@@ -230,3 +230,20 @@ def test_a_defender_set_to_ask_is_asked_and_nothing_moves_on_until_it_answers():
     again = Battle.from_state(state)
     assert again.digest() == state["digest"]
     again.close()
+
+
+def test_a_weapon_without_eclipse_numbers_is_refused_before_anything_changes():
+    bare_rifle = with_rules(b.RIFLE, rules={})
+    setup = b.setup(OPEN, {"red": [(jinx(weapons=[{"weapon": "rifle"}]), (2, 3))],
+                           "blue": [(exhuman(), (6, 3))]})
+    setup = BattleSetup.model_validate({**setup.model_dump(), "ruleset": ruleset().model_dump(),
+                                        "weapons": [bare_rifle.model_dump(), KNIFE.model_dump()],
+                                        "armor": [HIDE.model_dump()]})
+    dice = Dice(1)
+    dice.force(10, 1)
+    with Battle(setup, 1, dice=dice) as fight:
+        before = fight.digest()
+        refused = fight.submit(Attack("red-1", "blue-1"))
+        assert isinstance(refused, Refused) and "no numbers under the Eclipse Phase 2e rules" in refused.reason
+        assert fight.digest() == before
+        assert isinstance(preview_attack(fight, "red-1", "blue-1"), Refused)

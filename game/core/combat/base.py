@@ -227,6 +227,8 @@ class GridRules:
     # --- attacks ------------------------------------------------------------------------------
 
     def check_attack(self, session: Session, plan: AttackPlan) -> None:
+        """Refuse, before anything changes, what this ruleset cannot resolve or allow."""
+        self.weapon_profile(plan.weapon)          # a weapon without this ruleset's numbers
         limit = self.t.attacks_per_turn
         if limit is not None and session.get(plan.attacker, c.Tempo).attacks >= limit:
             raise Illegal(f"{session.get(plan.attacker, c.Unit).name} has made "

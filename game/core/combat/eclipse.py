@@ -100,6 +100,10 @@ class EclipseGrid(GridRules):
 
     # --- an attack --------------------------------------------------------------------------
 
+    def check_attack(self, session: Session, plan: AttackPlan) -> None:
+        super().check_attack(session, plan)
+        self.weapon(plan.weapon)                  # its numbers here, with a skill to attack with
+
     def strike(self, session: Session, plan: AttackPlan, reaction: bool):
         uid, target = plan.attacker, plan.target
         weapon = self.weapon(plan.weapon)
