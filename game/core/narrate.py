@@ -99,8 +99,8 @@ _TELLERS: dict[type, Callable] = {
     ev.SuppressionTested: _tested,
     ev.SuppressionEnded: lambda e, n: f"{n(e.unit)} is no longer pinned: {e.reason}.",
     ev.GrenadeThrown: _thrown,
-    ev.Defended: lambda e, n: (f"{n(e.unit)} takes a {e.defense} defense until its next turn"
-                               + (f": {e.check.total} to beat" if e.check is not None else "")
+    ev.Defended: lambda e, n: (f"{n(e.unit)}: {e.defense.replace('_', ' ')} until its next turn"
+                               + (f", {e.check.total} to beat" if e.check is not None else "")
                                + (f" ({e.bonus:+d})" if e.bonus else "") + f" ({e.ap_cost} AP)."),
     ev.DefenseChosen: lambda e, n: f"{n(e.unit)} will defend with: {e.choice}.",
     ev.DefenseAsked: lambda e, n: (f"{n(e.attacker)} attacks {n(e.unit)} with {n(e.weapon)}: "

@@ -16,7 +16,7 @@ from game.core.commands import (Attack, ChangeStance, ChooseDefense, Defend, Dra
                                 Respond, Suppress)
 from game.core.dice import Dice
 from game.core.engine import Battle
-from game.core.events import (AttackResolved, Damaged, DefenseAsked, InitiativeOrder,
+from game.core.events import (AttackResolved, Damaged, DefenseAsked, Defended, InitiativeOrder,
                               InitiativeRolled, Refused, StatusChanged, TurnEnded, TurnSkipped)
 from game.core.queries import action_costs, preview_attack, reach, unit_info
 from game.rules.d20 import Fighter, Situation, Weapon
@@ -187,7 +187,8 @@ def test_two_actions_and_one_attack_a_turn():
     with battle([(devin(), (2, 3))], [(thrasher(), (8, 3))], initiative=(20, 1)) as fight:
         costs = action_costs(fight, "red-1")
         assert costs.modes == {"basic": 1, "all_out": 2, "berserk": 2, "feint": 2}
-        assert costs.defend == {"defensive_stance": 2} and costs.reload == 1 and costs.draw[1] == 1
+        assert costs.defend == {"defensive_stance": 2, "total_disengage": 2}
+        assert costs.reload == 1 and costs.draw[1] == 1
         assert unit_info(fight, "red-1").ap == 2
         fight.session.dice.force(1)
         ok(fight.submit(Attack("red-1", "blue-1", "basic")))
@@ -378,6 +379,20 @@ def test_stepping_out_of_an_adjacent_enemys_reach_provokes_an_attack_of_opportun
         assert fight.session.position("red-1") == (3, 4)
         assert cond(fight, "blue-1").reacted_round == 1           # its reaction for the round
         assert fight.session.dice.forced_left == 0
+
+
+def test_total_disengage_takes_the_turn_and_steps_away_without_an_attack_of_opportunity():
+    with battle([(devin(), (5, 3))], [(thrasher(), (6, 3))], initiative=(20, 1)) as fight:
+        assert action_costs(fight, "red-1").defend["total_disengage"] == 2
+        events = ok(fight.submit(Defend("red-1", "total_disengage")))
+        assert of(events, Defended)[0].ap_cost == 2
+        assert fight.session.active == "red-1"                    # its 5-foot step is still to come
+        too_far = fight.submit(Move("red-1", ((4, 3), (3, 3))))
+        assert isinstance(too_far, Refused)
+        events = ok(fight.submit(Move("red-1", ((4, 3),))))
+        assert not of(events, AttackResolved)                     # no attack of opportunity
+        assert fight.session.position("red-1") == (4, 3)
+        assert fight.session.active == "blue-1"                   # the step was the last of it
 
 
 def test_a_gun_in_hand_threatens_no_melee_reach():

@@ -74,6 +74,8 @@ def turn_share(share: float, turns: int) -> int:
     return math.ceil(part * turns) - math.ceil(part * (turns - 1))
 
 
+TOTAL_DISENGAGE = "total_disengage"
+
 class D20Grid(GridRules):
     name = "d20"
     core_class = D20Rules
@@ -180,8 +182,8 @@ class D20Grid(GridRules):
         free = isinstance(command, ChangeStance) and any(
             isinstance(e, StanceChanged) and e.unit == uid and e.ap_cost == 0
             for e in session.events)
-        if free:
-            return
+        if free or getattr(command, "defense", None) == TOTAL_DISENGAGE:
+            return                  # Total Disengage brings its own 5-foot step
         super().after_action(session, uid, command)
 
     def speed(self, session: Session, uid: str) -> int:
@@ -309,7 +311,12 @@ class D20Grid(GridRules):
     # --- defenses and reactions ---------------------------------------------------------------
 
     def defend(self, session: Session, uid: str, kind: str) -> None:
-        """Defensive Stance: no attack this turn (and none made already)."""
+        """Defensive Stance: no attack this turn (and none made already). Total Disengage: out
+        of every melee, and a 5-foot step with no attack of opportunity."""
+        if kind == TOTAL_DISENGAGE:
+            super().defend(session, uid, kind)
+            session.get(uid, c.Tempo).move_left = 1      # "move up to 5 feet away"
+            return
         if session.has(uid, c.Tempo) and session.get(uid, c.Tempo).attacks:
             raise Illegal(f"{session.get(uid, c.Unit).name} has attacked this turn: "
                           f"no {kind.replace('_', ' ')} now.")
@@ -585,7 +592,8 @@ class D20Grid(GridRules):
 
         CHOICE: being next to an enemy is being engaged with it; the attack of opportunity is
         that enemy's one reaction between its turns (the seed: "Another reaction is the Attack
-        of Opportunity"); there is no Disengage action.
+        of Opportunity"). Total Disengage (a Full Action) prevents it until the unit's next
+        turn; the one-target Disengage is not offered.
         """
         from game.core.systems.attack import AttackPlan
         for enemy in list(session.order):
@@ -593,6 +601,8 @@ class D20Grid(GridRules):
                 return
             if session.side_of(enemy) == session.side_of(uid) or self.can_react_now(session, enemy):
                 continue
+            if guard_kind(session, uid) == TOTAL_DISENGAGE:
+                return                    # out of melee with everyone: no attack of opportunity
             where = session.position(enemy)
             if not adjacent(where, start) or adjacent(where, step):
                 continue

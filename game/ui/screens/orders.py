@@ -258,7 +258,7 @@ class Orders:
             self.play(Defend(uid, next(iter(kinds))))
             return
         self._ask("Defend", "The defense lasts until this unit's next turn.",
-                  [(f"d-{kind}", f"{kind} ({cost} AP)") for kind, cost in kinds.items()],
+                  [(f"d-{kind}", f"{kind.replace('_', ' ')} ({cost} AP)") for kind, cost in kinds.items()],
                   lambda kind: Defend(uid, kind))
 
     def action_declare(self) -> None:
