@@ -70,7 +70,7 @@ class SimplePlayer:
             self._moved, self._moves = turn, 0
         # Under a tabletop ruleset a unit with nothing in sight may spend a second move action
         # (d20: "You can use both of your actions to move"); skirmish moves once, then shoots.
-        tabletop = getattr(battle.session.rules, "grid", False)
+        tabletop = battle.session.rules.grid
         allowed = 2 if tabletop and not enemies else 1
         if self._moves < allowed and me.stance != "prone":
             self._moves += 1
@@ -85,7 +85,7 @@ class SimplePlayer:
     @staticmethod
     def _guard(battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> Command | None:
         """With enemies in sight and nothing better to do, defend (rulesets that offer it)."""
-        if (not enemies or not getattr(battle.session.rules, "grid", False)
+        if (not enemies or not battle.session.rules.grid
                 or any(s.startswith("defending") for s in me.statuses)):
             return None
         kinds = action_costs(battle, me.uid).defend      # in the ruleset's order of preference
@@ -180,16 +180,16 @@ class SimplePlayer:
         grid = battle.session.grid
         weapon = battle.session.weapons.get(me.weapon) if me.weapon else None
         keep = min((m.ap for m in weapon.modes), default=0) if weapon else 0
-        if not enemies and getattr(battle.session.rules, "grid", False):
+        if not enemies and battle.session.rules.grid:
             keep = 0            # nothing in sight: a tabletop unit may spend every action walking
-        tabletop = getattr(battle.session.rules, "grid", False)
+        tabletop = battle.session.rules.grid
         # Skirmish: search only as far as the AP it may spend walking (a smaller window).
         area = reach(battle, me.uid) if tabletop else reach(battle, me.uid, me.ap - keep)
         walk = walking_distances(grid, goal)
         all_xs, all_ys, costs = area.arrays()
         affordable = costs <= me.ap - keep
         xs, ys = all_xs[affordable], all_ys[affordable]
-        if getattr(battle.session.rules, "grid", False) and keep:
+        if battle.session.rules.grid and keep:
             here = walk[me.square[1], me.square[0]]
             if not len(xs) or walk[ys, xs].min() >= here:
                 xs, ys = all_xs, all_ys       # blocked nearby: spend the shot's actions walking

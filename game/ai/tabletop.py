@@ -59,20 +59,20 @@ class TabletopPlayer:
             return EndTurn(uid)
         enemies = self.scout._enemies(battle)
         if not enemies:
-            return self._scout(battle, uid)
+            return self.scout.next_command(battle)    # advance, or search, as `simple` does
+        shot = self._best_attack(battle, me, enemies)
         if not self._moved and not self._attacked:
             self._moved = True
-            declare = self._declaration(battle, me, enemies)
-            if declare is not None:
-                return declare
             # With a shot from here it shoots first (then finds cover with what movement is
-            # left); under OpenD6 the declaration has made that choice already.
+            # left). Under OpenD6 it weighs moving first: staying to shoot is one action only.
             declares = hasattr(battle.session.rules, "declare")
-            if declares or self._best_attack(battle, me, enemies) is None:
-                move = self._reposition(battle, me, enemies, shooting=True)
+            if declares or shot is None:
+                best = self._best_square(battle, me, enemies, shooting=True)
+                move = None if best in (None, me.square) else self._walk(battle, me, best)
                 if move is not None:
                     return move
-        shot = self._best_attack(battle, me, enemies)
+                if declares and shot is not None and me.ap == me.ap_per_turn > 1:
+                    return Declare(uid, 1)        # no multi-action penalty on the shot
         if shot is not None:
             self._attacked = True
             return shot
@@ -83,25 +83,6 @@ class TabletopPlayer:
                 return move
         fallback = self.scout.next_command(battle)   # no shot from anywhere near: close in
         return EndTurn(uid) if isinstance(fallback, Move) and self._attacked else fallback
-
-    def _scout(self, battle: Battle, uid: str) -> Command:
-        """Nothing in sight: advance (or search) as the simple player does."""
-        return self.scout.next_command(battle)
-
-    # --- OpenD6: how many actions -----------------------------------------------------------
-
-    def _declaration(self, battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> Command | None:
-        """One action (no -1D) when the unit will shoot from where it stands; else the default."""
-        rules = battle.session.rules
-        if not hasattr(rules, "declare") or me.ap != me.ap_per_turn or me.ap == 1:
-            return None
-        here = me.square
-        best = self._best_square(battle, me, enemies, shooting=True)
-        if best is not None and best != here:
-            return None                       # it will move and shoot: two actions
-        if self._best_attack(battle, me, enemies) is None:
-            return None
-        return Declare(me.uid, 1)
 
     # --- attacks ------------------------------------------------------------------------------
 
@@ -209,17 +190,19 @@ class TabletopPlayer:
     def _reposition(self, battle: Battle, me: UnitInfo, enemies: list[Sighting], *,
                     shooting: bool) -> Command | None:
         best = self._best_square(battle, me, enemies, shooting=shooting)
-        if best is None or best == me.square:
-            return None
-        path = reach(battle, me.uid).path_to(best)
+        return None if best in (None, me.square) else self._walk(battle, me, best)
+
+    @staticmethod
+    def _walk(battle: Battle, me: UnitInfo, square: Square) -> Command | None:
+        path = reach(battle, me.uid).path_to(square)
         return Move(me.uid, tuple(path)) if path else None
 
     @staticmethod
     def _base_move(battle: Battle, me: UnitInfo) -> int | None:
         """Squares a unit may walk without a full move (Eclipse Phase); None where moving
         carries no penalty."""
-        movement = getattr(getattr(battle.session.rules, "t", None), "movement", None)
-        if movement is None or movement.full_move_beyond is None:
+        movement = battle.session.rules.t.movement
+        if movement.full_move_beyond is None:
             return None
         return movement.full_move_beyond.squares(battle.session.get(me.uid, c.Stats).attributes)
 

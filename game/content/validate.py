@@ -182,17 +182,25 @@ def _skirmish_stats(
     problems, lead = [], _lead(scenario, ruleset, override)
     for unit_id in _used_units(scope, scenario):
         unit, origin = scope.units[unit_id], scope.origins[("unit", unit_id)]
-        for group, needed, have in (
-            ("attributes", ruleset.unit_attributes, unit.attributes),
-            ("skills", ruleset.unit_skills, unit.skills),
-        ):
-            for stat in needed:
-                if stat not in have:
-                    kind = group.removesuffix("s")
-                    message = f"missing {kind} {stat!r}, which ruleset {ruleset.id!r} needs"
-                    if override:
-                        message = f"{lead}unit {unit_id!r} is {message}"
-                    problems.append(scope.problem(origin, (group,), message))
+        problems += _missing_stats(scope, origin, unit_id, ruleset, unit.attributes, unit.skills,
+                                   (), lead)
+    return problems
+
+
+def _missing_stats(
+    scope: Library, origin: Origin, unit_id: str, ruleset: RulesetSpec, attributes: dict,
+    skills: dict, path: tuple, lead: str,
+) -> list[Problem]:
+    """Each attribute and skill the ruleset needs that the unit's stats lack, by name."""
+    problems = []
+    for group, needed, have in (("attributes", ruleset.unit_attributes, attributes),
+                                ("skills", ruleset.unit_skills, skills)):
+        for stat in needed:
+            if stat not in have:
+                message = f"missing {group.removesuffix('s')} {stat!r}, which ruleset {ruleset.id!r} needs"
+                if lead:
+                    message = f"{lead}unit {unit_id!r} is {message}"
+                problems.append(scope.problem(origin, path + (group,), message))
     return problems
 
 
@@ -230,18 +238,8 @@ def _unit_profile(
             message = f"no stats for ruleset {ruleset.id!r} (engine {engine})"
         message += f": add rules: {{{engine}: {{...}}}}"
         return [scope.problem(origin, ("rules", engine), message)]
-    problems = []
-    for group, needed, have in (
-        ("attributes", ruleset.unit_attributes, profile.attributes),
-        ("skills", ruleset.unit_skills, profile.skills),
-    ):
-        for stat in needed:
-            if stat not in have:
-                kind = group.removesuffix("s")
-                message = f"missing {kind} {stat!r}, which ruleset {ruleset.id!r} needs"
-                if lead:
-                    message = f"{lead}unit {unit.id!r} is {message}"
-                problems.append(scope.problem(origin, ("rules", engine, group), message))
+    problems = _missing_stats(scope, origin, unit.id, ruleset, profile.attributes, profile.skills,
+                              ("rules", engine), lead)
     problems += _names(scope, origin, ("rules", engine, "reactions"), profile.reactions,
                        ruleset, "reactions", "reaction", lead)
     sizes = _table(ruleset, "sizes")

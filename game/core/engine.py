@@ -31,7 +31,7 @@ STATE_FORMAT = 1
 def _attack(session: Session, cmd: Attack) -> None:
     plan = attack.plan_attack(session, cmd.unit, cmd.target, cmd.mode, cmd.location, cmd.aim)
     attack.spend(session, cmd.unit, plan.ap_cost)
-    choices = session.rules.asks(session, plan) if getattr(session.rules, "grid", False) else ()
+    choices = session.rules.asks(session, plan) if session.rules.grid else ()
     if choices:                   # the defender's player chooses first (a Respond command)
         session.pending = (plan, choices)
         session.emit(DefenseAsked(plan.target, plan.attacker, plan.weapon.id, choices),
@@ -56,7 +56,7 @@ def _respond(session: Session, cmd: Respond) -> None:
 
 def _tabletop(session: Session, what: str) -> Any:
     """The grid ruleset, or Illegal when the battle's ruleset has no such choice."""
-    if not getattr(session.rules, "grid", False):
+    if not session.rules.grid:
         raise Illegal(f"The {session.setup.ruleset.name} rules have no {what}.")
     return session.rules
 
@@ -161,7 +161,7 @@ class Battle:
         if s.pending is not None:
             return                       # nothing moves on until the defender has answered
         uid = s.active if isinstance(command, Respond) else command.unit
-        grid_rules = getattr(s.rules, "grid", False)
+        grid_rules = s.rules.grid
         if grid_rules and not isinstance(command, (Move, *FREE)) and s.is_up(uid):
             s.rules.after_action(s, uid, command)
         if turns.check_victory(s):
@@ -173,7 +173,7 @@ class Battle:
         s = self.session
         if s.get(uid, c.ActionPoints).current > 0:
             return False
-        return not (getattr(s.rules, "grid", False) and s.rules.can_still_act(s, uid))
+        return not (s.rules.grid and s.rules.can_still_act(s, uid))
 
     def _run(self, action: Callable[[], None]) -> list[Event]:
         s = self.session

@@ -65,7 +65,7 @@ def unit_info(battle: Battle, uid: str) -> UnitInfo:
         statuses.append("pinned")
     if health.stabilized and health.state != "ok":
         statuses.append("stabilized")
-    if getattr(s.rules, "grid", False):
+    if s.rules.grid:
         statuses += s.rules.statuses(s, uid)
     return UnitInfo(
         uid=uid, name=unit.name, side=unit.side, template=unit.template, square=s.position(uid),
@@ -77,7 +77,7 @@ def unit_info(battle: Battle, uid: str) -> UnitInfo:
         grenades=tuple(sorted((g, n) for g, n in loadout.grenades.items() if n)),
         abilities=tuple(sorted(stats.abilities.items())), statuses=tuple(statuses),
         morale=stats.morale, sight=stats.sight,
-        ap_name=s.rules.t.ap_name if getattr(s.rules, "grid", False) else "AP",
+        ap_name=s.rules.t.ap_name if s.rules.grid else "AP",
         move_left=s.get(uid, c.Tempo).move_left if s.has(uid, c.Tempo) else None)
 
 
@@ -134,7 +134,7 @@ def reach(battle: Battle, uid: str, most: int | None = None) -> Reach:
     blocked = [sq for sq, other in s.occupied().items()
                if other != uid and (s.side_of(other) == side or s.sees(side, sq))]
     budget = s.get(uid, c.ActionPoints).current
-    grid_rules = s.rules if getattr(s.rules, "grid", False) else None
+    grid_rules = s.rules if s.rules.grid else None
     if grid_rules is not None:
         budget = grid_rules.reach_budget(s, uid)       # in squares of movement
     elif most is not None:
@@ -224,7 +224,7 @@ def action_costs(battle: Battle, uid: str) -> ActionCosts:
     aim = tuple(max(0, rules.aim_cost(weapon, level, quick) - rules.aim_cost(weapon, bought, quick))
                 for level in range(weapon.aim_max + 1)) if weapon else (0,)
     grenades = [g for g, n in loadout.grenades.items() if n > 0 and g in s.weapons]
-    if getattr(rules, "grid", False):
+    if rules.grid:
         return ActionCosts(
             stance={(new, drop): rules.stance_cost(stance, new, drop)
                     for new in c.STANCES for drop in (False, True) if new != stance and (not drop or new == "prone")},
@@ -280,7 +280,7 @@ def preview_attack(battle: Battle, uid: str, target: str, mode: str | None = Non
     except Illegal as why:
         return Refused(str(why))
     rules = s.rules
-    if getattr(rules, "grid", False):
+    if rules.grid:
         try:
             odds = rules.preview(s, plan)
         except Illegal as why:

@@ -78,7 +78,7 @@ class Session:
         self.dice = dice if dice is not None else Dice(seed)
         self.rules = find_ruleset(setup.ruleset)
         self.grid = grid_for(setup)
-        grid_rules = getattr(self.rules, "grid", False)
+        grid_rules = self.rules.grid
         # Under a tabletop ruleset the systems see each weapon priced in that ruleset's AP.
         self.weapons: dict[str, WeaponSpec] = {
             w.id: (self.rules.weapon_view(w) if grid_rules else w) for w in setup.weapons}
@@ -126,7 +126,7 @@ class Session:
         resist = dict(self.armors[spec.armor].resist) if spec.armor else {}
         attributes, skills, hp, ap = dict(spec.attributes), dict(spec.skills), spec.hp, spec.ap
         extra: list[Any] = []
-        if getattr(self.rules, "grid", False):
+        if self.rules.grid:
             attributes, skills, hp = self.rules.unit_numbers(spec)
             ap = self.rules.ap_per_turn(attributes)
             extra = [c.Condition(), c.Tempo()]

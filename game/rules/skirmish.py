@@ -57,6 +57,7 @@ class DamageRoll:
 
 class SkirmishRules:
     name = "skirmish"
+    grid = False          # the engine's own ruleset; tabletop rulesets (game/core/combat) say True
     Params = SkirmishParams
 
     def __init__(self, spec: RulesetSpec) -> None:

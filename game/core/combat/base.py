@@ -49,7 +49,7 @@ class GridRules:
     def __init__(self, spec: RulesetSpec) -> None:
         self.spec = spec
         self.core = self.core_class(spec)
-        tactical = getattr(spec, "tactical", None)
+        tactical = spec.tactical
         if not tactical:
             raise ValueError(f"ruleset {spec.id!r} has no `tactical:` block: the numbers of its turn "
                              "on the grid (see docs/RULESETS.md)")
@@ -66,7 +66,7 @@ class GridRules:
 
     def unit_numbers(self, spec: Any) -> tuple[dict[str, int], dict[str, int], int]:
         """(attributes, skills, hp) of a unit under this ruleset."""
-        profile = spec.rules.get(self.engine) if getattr(spec, "rules", None) else None
+        profile = spec.rules.get(self.engine)
         if profile is None:
             raise ValueError(f"unit {spec.id!r} has no stats for ruleset {self.spec.id!r}")
         return dict(profile.attributes), dict(profile.skills), profile.hp
@@ -80,7 +80,7 @@ class GridRules:
         if weapon.id == "unarmed":
             from game.content.schema import WeaponProfile
             return WeaponProfile.model_validate(self.t.unarmed.profile)
-        profile = weapon.rules.get(self.engine) if getattr(weapon, "rules", None) else None
+        profile = weapon.rules.get(self.engine)
         if profile is None:
             raise Illegal(f"The {weapon.name} has no numbers under the {self.spec.name} rules.")
         return profile
@@ -88,7 +88,7 @@ class GridRules:
     def armor_profile(self, session: Session, uid: str) -> Any | None:
         armor_id = session.get(uid, c.Armor).armor
         armor = session.armors.get(armor_id) if armor_id else None
-        return armor.rules.get(self.engine) if armor is not None and getattr(armor, "rules", None) else None
+        return armor.rules.get(self.engine) if armor is not None else None
 
     def modes_for(self, weapon: WeaponSpec) -> list[FireMode]:
         """The weapon's fire modes, each priced at the ruleset's attack cost."""

@@ -104,7 +104,7 @@ def plan_attack(session: Session, uid: str, target: str, mode_name: str | None, 
         raise Illegal(f"That attack costs {cost} AP ({mode.ap} to fire, {aim_ap} to aim); "
                       f"{budget} AP left.")
     plan = AttackPlan(uid, target, weapon, mode, location, level, aim_ap, cost, rof)
-    if getattr(session.rules, "grid", False) and turn_limits:
+    if session.rules.grid and turn_limits:
         session.rules.check_attack(session, plan)
     return plan
 
@@ -141,7 +141,7 @@ def spend(session: Session, uid: str, cost: int) -> None:
 
 def carry_out(session: Session, plan: AttackPlan, *, reaction: bool = False) -> AttackResolved:
     """Roll the attack and apply its hits. AP are spent by the caller."""
-    if getattr(session.rules, "grid", False):
+    if session.rules.grid:
         return session.rules.strike(session, plan, reaction)
     uid, target = plan.attacker, plan.target
     turn = session.get(uid, c.TurnState)

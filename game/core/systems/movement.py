@@ -44,7 +44,7 @@ def plan_path(session: Session, uid: str, path: tuple[Square, ...]) -> list[int]
         costs.append(cost)
         here = step
     total, ap = sum(costs), session.get(uid, c.ActionPoints).current
-    if getattr(session.rules, "grid", False):
+    if session.rules.grid:
         total = session.rules.path_price(session, uid, costs)
     if total > ap:
         raise Illegal(f"That path costs {total} AP; {name} has {ap}.")
@@ -56,7 +56,7 @@ def move(session: Session, cmd: Move) -> None:
     costs = plan_path(session, uid, cmd.path)
     ap, turn, pos = (session.get(uid, comp) for comp in (c.ActionPoints, c.TurnState, c.Position))
     side = session.side_of(uid)
-    grid_rules = session.rules if getattr(session.rules, "grid", False) else None
+    grid_rules = session.rules if session.rules.grid else None
     for step, cost in zip(cmd.path, costs):
         if session.occupant(step) is not None:
             session.emit(MoveStopped(uid, (pos.x, pos.y), "blocked by a unit that was out of sight"),

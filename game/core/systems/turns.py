@@ -37,7 +37,7 @@ def roll_initiative(session: Session) -> None:
     """
     ambushers = {s.id for s in session.setup.scenario.sides if s.ambush} if session.round == 0 else set()
     rules = session.rules
-    grid_rules = getattr(rules, "grid", False)
+    grid_rules = rules.grid
     keyed = []
     for index, (uid, unit) in enumerate(session.units()):
         if grid_rules and not session.is_up(uid):
@@ -58,7 +58,7 @@ def start_round(session: Session) -> None:
     session.round += 1
     session.turn_index = -1
     session.emit(RoundStarted(session.round))
-    if getattr(session.rules, "grid", False):
+    if session.rules.grid:
         if session.rules.reroll_initiative and session.round > 1:
             roll_initiative(session)
         session.rules.start_round(session)
@@ -68,7 +68,7 @@ def start_round(session: Session) -> None:
 
 
 def end_turn(session: Session, uid: str) -> None:
-    if getattr(session.rules, "grid", False):
+    if session.rules.grid:
         session.rules.end_turn(session, uid)
     session.emit(TurnEnded(uid), to=(session.side_of(uid),))
     if not check_victory(session):
@@ -106,7 +106,7 @@ def begin_turn(session: Session, uid: str) -> bool:
         return False
     owed, ap.debt, ap.current = ap.debt, 0, grant
     session.add(uid, c.TurnState())
-    if getattr(session.rules, "grid", False):
+    if session.rules.grid:
         why = session.rules.begin_turn(session, uid)
         if why is not None or not session.is_up(uid):
             if session.is_up(uid):

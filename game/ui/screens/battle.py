@@ -29,7 +29,8 @@ from game.ui.widgets.map_view import MapView
 
 Square = tuple[int, int]
 GAME_ACTIONS = {"act", "fire", "target", "mode", "aim", "location", "stance", "overwatch",
-                "suppress", "throw", "reload", "draw", "revive", "end_turn"}
+                "suppress", "throw", "reload", "draw", "revive", "defend", "declare", "reaction",
+                "end_turn"}
 
 
 class SidePanel(VerticalScroll, can_focus=False):

@@ -277,7 +277,7 @@ class Orders:
         """y: the defense or reaction this unit uses whenever it is attacked."""
         rules = self.match.battle.session.rules
         uid = self.match.active_uid
-        choices = rules.standing_choices() if getattr(rules, "grid", False) else ()
+        choices = rules.standing_choices() if rules.grid else ()
         if len(choices) < 2:
             self.notify("These rules leave the defender no standing choice.", timeout=3)
             return
