@@ -8,8 +8,9 @@ sees only what its side sees.
 
 A turn: pick the square that best trades the attack it gets from there against the fire it
 will take there (the enemies' exact odds against it, on that square), walk there, make the
-attack worth most for the target's remaining health (wounded enemies are finished first), and
-spend any movement left on the safest square. Under OpenD6 it declares one action when it will
+attack worth most for the target's remaining health and the harm the target can do (wounded
+enemies are finished first, the most dangerous hit hardest), and spend any movement left on the
+safest square. Under OpenD6 it declares one action when it will
 only shoot (no multi-action penalty). With nothing in sight it advances as the simple player.
 """
 
@@ -31,6 +32,7 @@ EXPOSED = {"none": 1.0, "half": 0.55, "full": 0.3}   # a cheap first guess of th
 KILL_BONUS = 0.5          # a likely kill is worth this share of the target over its damage
 THREAT = 0.8              # how much the fire it will take weighs against what it deals
 APPROACH = 0.02           # per square of walk to the nearest enemy: hiding far off is no plan
+WORTH_RANGE = (0.5, 2.0)  # how far an enemy's harm moves the worth of hitting it
 SHORTLIST = 10            # squares weighed by exact odds (after a cheap first sort)
 
 
@@ -44,6 +46,7 @@ class TabletopPlayer:
         self._moved = False
         self._attacked = False
         self._after = False
+        self._worth: dict[str, float] = {}    # enemy uid -> how much harm it does, by the mean
 
     # --- the turn -----------------------------------------------------------------------------
 
@@ -60,6 +63,7 @@ class TabletopPlayer:
         enemies = self.scout._enemies(battle)
         if not enemies:
             return self.scout.next_command(battle)    # advance, or search, as `simple` does
+        self._worth = self._worth_of(battle, enemies) if self.level.lookahead else {}
         shot = self._best_attack(battle, me, enemies)
         if not self._moved and not self._attacked:
             self._moved = True
@@ -76,7 +80,7 @@ class TabletopPlayer:
         if shot is not None:
             self._attacked = True
             return shot
-        if self._attacked and not self._after:
+        if self._attacked and not self._after and self.level.lookahead:
             self._after = True
             move = self._reposition(battle, me, enemies, shooting=False)
             if move is not None:
@@ -87,11 +91,32 @@ class TabletopPlayer:
     # --- attacks ------------------------------------------------------------------------------
 
     def _attack_value(self, preview, enemy: Sighting) -> float:
+        """Damage as a share of what the target has left, a likely kill worth more (the chance
+        of enough hits to put it down), weighed by the harm the target does."""
         left = max(1, enemy.hp)
         value = min(preview.expected_damage, left + 1) / left
-        if preview.damage_per_hit >= left:
-            value += KILL_BONUS * preview.hit_chance
-        return value
+        kill = sum(p for k, p in enumerate(preview.hits) if k and k * preview.damage_per_hit >= left)
+        return (value + KILL_BONUS * kill) * self._worth.get(enemy.uid, 1.0)
+
+    def _worth_of(self, battle: Battle, enemies: list[Sighting]) -> dict[str, float]:
+        """Each enemy in sight by the harm it can do: the largest share of health it expects to
+        take from any unit of the side, against the mean of the enemies (between 0.5 and 2)."""
+        s = battle.session
+        own = [unit_info(battle, uid) for uid, _ in s.units()
+               if s.side_of(uid) == self.side and s.is_up(uid)]
+        harm = {}
+        for enemy in enemies:
+            best = 0.0
+            for unit in own:
+                preview = preview_attack(battle, enemy.uid, unit.uid, threat=True)
+                if not isinstance(preview, Refused):
+                    best = max(best, preview.expected_damage / max(1, unit.hp))
+            harm[enemy.uid] = best
+        mean = sum(harm.values()) / len(harm)
+        if mean <= 0:
+            return {}
+        return {uid: min(WORTH_RANGE[1], max(WORTH_RANGE[0], value / mean))
+                for uid, value in harm.items()}
 
     def _modes(self, battle: Battle, me: UnitInfo) -> list[str]:
         weapon = battle.session.weapons.get(me.weapon) if me.weapon else None
@@ -128,13 +153,14 @@ class TabletopPlayer:
         return best
 
     def _danger(self, battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> float:
-        """The damage every enemy in sight expects to deal it next, as a share of its health."""
+        """The damage an enemy in sight expects to deal it next, on average over the enemies
+        (each fires once, with the whole side to choose from), as a share of its health."""
         total = 0.0
         for enemy in enemies:
             preview = preview_attack(battle, enemy.uid, me.uid, threat=True)
             if not isinstance(preview, Refused):
                 total += preview.expected_damage
-        return total / max(1, me.hp)
+        return total / max(1, me.hp) / max(1, len(enemies))
 
     # --- where to stand -----------------------------------------------------------------------
 
@@ -178,7 +204,9 @@ class TabletopPlayer:
                 # safety (keeping a shot for next turn measured worse: 14-15 of 32 against 20).
                 offense = (self._offense(battle, me, enemies, me.ap - prices_of(area, square))
                            if shooting else 0.0)
-            score = offense - THREAT * danger + self._noise()
+            # `easy` (lookahead 0) weighs this command's gain only, not the fire it will take.
+            threat = THREAT if self.level.lookahead else 0.0
+            score = offense - threat * danger + self._noise()
             if shooting:
                 score -= APPROACH * float(walk[square[1], square[0]]) / 3   # walk counts 3 a square
             if square == me.square:

@@ -88,3 +88,22 @@ def test_it_finishes_the_wounded_enemy_first():
             fight.session.get(wounded, c.Health).hp = 4          # one good hit from down
             command = TabletopPlayer("red", 1, HARD).next_command(fight)
             assert isinstance(command, Attack) and command.target == wounded
+
+
+def test_of_two_enemies_alike_it_hits_the_one_that_can_hurt_its_side():
+    from game.ai.levels import HARD
+    from game.ai.tabletop import TabletopPlayer
+    from game.content.schema import BattleSetup
+    from tests.core import builders as b
+    from tests.rules import test_eclipse_grid as e
+    knife, gun = e.exhuman(), e.exhuman(id="gunman", weapons=[{"weapon": "pistol"}])
+    setup = b.setup(e.OPEN, {"red": [(e.jinx(), (2, 3))],
+                             "blue": [(knife, (7, 1)), (gun, (7, 5))]})    # the same odds at both
+    setup = BattleSetup.model_validate({**setup.model_dump(), "ruleset": e.ruleset().model_dump(),
+                                        "weapons": [e.PISTOL.model_dump(), e.KNIFE.model_dump()],
+                                        "armor": [e.HIDE.model_dump()]})
+    with Battle(setup, 5) as fight:
+        while fight.session.active != "red-1":
+            fight.submit(EndTurn(fight.session.active))
+        command = TabletopPlayer("red", 1, HARD).next_command(fight)
+        assert isinstance(command, Attack) and command.target == "blue-2"   # the gun, not the knife
