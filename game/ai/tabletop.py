@@ -60,6 +60,9 @@ class TabletopPlayer:
         me = unit_info(battle, uid)
         if me.state != "ok":
             return EndTurn(uid)
+        blade = self.scout._blade(battle, me)       # a dry gun: the knife, if it carries one
+        if blade is not None:
+            return blade
         enemies = self.scout._enemies(battle)
         if not enemies:
             return self.scout.next_command(battle)    # advance, or search, as `simple` does

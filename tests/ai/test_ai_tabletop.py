@@ -107,3 +107,19 @@ def test_of_two_enemies_alike_it_hits_the_one_that_can_hurt_its_side():
             fight.submit(EndTurn(fight.session.active))
         command = TabletopPlayer("red", 1, HARD).next_command(fight)
         assert isinstance(command, Attack) and command.target == "blue-2"   # the gun, not the knife
+
+
+def test_with_its_gun_dry_it_draws_the_knife_it_carries():
+    from game.ai.levels import HARD
+    from game.ai.tabletop import TabletopPlayer
+    from game.core.commands import Draw
+    from tests.rules import test_eclipse_grid as e
+    armed = e.jinx(weapons=[{"weapon": "pistol", "spare_magazines": 0}, {"weapon": "knife"}])
+    with e.battle(j=armed, x_at=(3, 3)) as fight:
+        while fight.session.active != "red-1":
+            fight.submit(EndTurn(fight.session.active))
+        fight.session.use()
+        fight.session.get("red-1", c.Loadout).weapons[0].ammo = 0
+        command = TabletopPlayer("red", 1, HARD).next_command(fight)
+        assert command == Draw("red-1", 1)
+        assert not isinstance(fight.submit(command), Refused)
