@@ -11,7 +11,7 @@ from game.core import components as c
 from game.core.commands import Attack, Declare, Defend, EndTurn
 from game.core.engine import Battle
 from game.core.events import AttackResolved, Defended, Refused
-from game.core.queries import Sighting, unit_info
+from game.core.queries import Sighting, sightings, unit_info
 from game.sim import play
 
 SCENARIOS = ["eclipse2_alley", "eclipse1_depot", "opend6_alley", "d20_depot"]
@@ -123,3 +123,27 @@ def test_with_its_gun_dry_it_draws_the_knife_it_carries():
         command = TabletopPlayer("red", 1, HARD).next_command(fight)
         assert command == Draw("red-1", 1)
         assert not isinstance(fight.submit(command), Refused)
+
+
+def test_hard_steps_out_of_sight_after_its_shot_and_easy_does_not_look_that_far():
+    from game.ai.levels import EASY, HARD
+    from game.ai.tabletop import TabletopPlayer
+    from game.core.commands import Move
+    from tests.rules import test_eclipse_grid as e
+    rows = ["." * 16, "." * 16, "." * 16, "....#" + "." * 11, "." * 16]   # a pillar to hide behind
+    gunman = e.exhuman(weapons=[{"weapon": "pistol"}])
+    after = {}
+    for level in (HARD, EASY):
+        with e.battle(j_at=(3, 2), x_at=(9, 2), x=gunman, rows=rows) as fight:
+            while fight.session.active != "red-1":
+                fight.submit(EndTurn(fight.session.active))
+            player = TabletopPlayer("red", 1, level)
+            shot = player.next_command(fight)
+            assert isinstance(shot, Attack)
+            fight.submit(shot)
+            after[level.name] = player.next_command(fight)
+    hard = after["hard"]
+    assert isinstance(hard, Move)
+    with e.battle(j_at=hard.path[-1], x_at=(9, 2), x=gunman, rows=rows) as fight:
+        assert sightings(fight, "red") == []        # behind the pillar, out of its sight
+    assert isinstance(after["easy"], EndTurn)
