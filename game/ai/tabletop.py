@@ -17,6 +17,7 @@ only shoot (no multi-action penalty). With nothing in sight it advances as the s
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from game.ai.levels import Level
 from game.ai.simple import SimplePlayer, walking_distances
@@ -24,8 +25,8 @@ from game.core import components as c
 from game.core.commands import Attack, Command, Declare, EndTurn, Move
 from game.core.engine import Battle
 from game.core.events import Refused
-from game.core.queries import (Sighting, UnitInfo, action_costs, preview_attack, reach,
-                               standing_at, unit_info)
+from game.core.queries import (Sighting, UnitInfo, action_costs, declaring, preview_attack,
+                               reach, standing_at, unit_info)
 
 Square = tuple[int, int]
 EXPOSED = {"none": 1.0, "half": 0.55, "full": 0.3}   # a cheap first guess of the fire let through
@@ -79,7 +80,10 @@ class TabletopPlayer:
                 if move is not None:
                     return move
                 if declares and shot is not None and me.ap == me.ap_per_turn > 1:
-                    return Declare(uid, 1)        # no multi-action penalty on the shot
+                    # one action, no multi-action penalty on the shot; or, with tactics, as
+                    # many shots as are worth their -1D each
+                    actions = self._actions(battle, me, enemies) if self.level.tactics else 1
+                    return Declare(uid, actions)
         if shot is not None:
             self._attacked = True
             return shot
@@ -90,6 +94,32 @@ class TabletopPlayer:
                 return move
         fallback = self.scout.next_command(battle)   # no shot from anywhere near: close in
         return EndTurn(uid) if isinstance(fallback, Move) and self._attacked else fallback
+
+    def _actions(self, battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> int:
+        """OpenD6: how many actions to declare for shooting from where it stands: each shot
+        goes where it is worth most for what the shots before it are expected to have left."""
+        best, best_value = 1, 0.0
+        for actions in range(1, battle.session.rules.max_actions + 1):
+            with declaring(battle, me.uid, actions):
+                odds = {}
+                for enemy in enemies:
+                    for name in self._modes(battle, me):
+                        preview = preview_attack(battle, me.uid, enemy.uid, name)
+                        if not isinstance(preview, Refused) and preview.ap_cost == 1:
+                            odds.setdefault(enemy.uid, []).append(preview)
+            left = {e.uid: e for e in enemies}
+            total = 0.0
+            for _ in range(actions):
+                options = [(self._attack_value(p, left[uid]), uid, p)
+                           for uid, previews in odds.items() if left[uid].hp > 0 for p in previews]
+                if not options:
+                    break
+                value, uid, preview = max(options, key=lambda o: o[0])
+                total += value
+                left[uid] = replace(left[uid], hp=int(left[uid].hp - preview.expected_damage))
+            if total > best_value + 0.05:
+                best, best_value = actions, total
+        return best
 
     # --- attacks ------------------------------------------------------------------------------
 

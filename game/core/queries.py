@@ -192,6 +192,25 @@ def standing_at(battle: Battle, uid: str, square: Square, *, full_move: bool | N
             tempo.full_move = full_before
 
 
+@contextmanager
+def declaring(battle: Battle, uid: str, actions: int) -> Iterator[None]:
+    """Answer the queries inside as if `uid` had declared `actions` this turn (OpenD6: -1D on
+    every roll for each beyond the first): "what if I took that many". Nothing is told, and
+    the unit is put back as it was. Outside a ruleset of declared actions it changes nothing."""
+    s = battle.session
+    s.use()
+    if not hasattr(s.rules, "declare") or not s.has(uid, c.Tempo):
+        yield
+        return
+    tempo, ap = s.get(uid, c.Tempo), s.get(uid, c.ActionPoints)
+    before = (tempo.actions, ap.current)
+    tempo.actions, ap.current = actions, actions
+    try:
+        yield
+    finally:
+        tempo.actions, ap.current = before
+
+
 @dataclass(frozen=True, slots=True)
 class ActionCosts:
     """What each of a unit's actions costs in AP right now, as the engine will charge it.

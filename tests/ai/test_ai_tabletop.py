@@ -55,18 +55,26 @@ def test_with_nothing_to_shoot_a_unit_defends_in_the_rulesets_order():
         assert any(isinstance(e, Defended) for e in events)
 
 
-def test_under_opend6_it_declares_one_action_to_shoot_from_cover():
-    from game.ai.levels import HARD
+def test_under_opend6_it_declares_as_many_shots_as_pay_for_their_penalty():
+    from game.ai.levels import EASY, HARD
     from game.ai.tabletop import TabletopPlayer
     from tests.rules.test_opend6_grid import battle as opend6_battle
     rows = ["." * 16, "." * 16, "...=............", "." * 16, "." * 16]
-    with opend6_battle(c_at=(2, 2), g_at=(6, 2), rows=rows) as fight:
-        player = TabletopPlayer("red", 1, HARD)
-        first = player.next_command(fight)
-        assert first == Declare("red-1", 1)
-        assert not isinstance(fight.submit(first), Refused)
-        second = player.next_command(fight)
-        assert isinstance(second, Attack) and second.target == "blue-1"
+    declared = {}
+    for hp, level in ((12, HARD), (1, HARD), (12, EASY)):
+        with opend6_battle(c_at=(2, 2), g_at=(6, 2), rows=rows) as fight:
+            fight.session.use()
+            fight.session.get("blue-1", c.Health).hp = hp
+            player = TabletopPlayer("red", 1, level)
+            first = player.next_command(fight)
+            assert isinstance(first, Declare)
+            assert not isinstance(fight.submit(first), Refused)
+            second = player.next_command(fight)
+            assert isinstance(second, Attack) and second.target == "blue-1"
+            declared[hp, level.name] = first.actions
+    assert declared[12, "hard"] > 1           # a healthy goblin: more shots, -1D each
+    assert declared[1, "hard"] == 1           # one shot puts it down: no penalty on it
+    assert declared[12, "easy"] == 1          # easy does not weigh it (no tactics)
 
 
 def test_it_finishes_the_wounded_enemy_first():

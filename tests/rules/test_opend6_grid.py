@@ -395,3 +395,15 @@ def test_a_dodge_twice_and_a_shot_beyond_long_range_are_refused():
 
 def test_the_battle_plays_to_an_end_and_replays():
     play_out_and_replay(battle(c_at=(1, 1), g_at=(14, 6), forced=False))
+
+
+def test_declaring_is_a_what_if_the_odds_answer_to_and_nothing_changes():
+    from game.core.queries import declaring, preview_attack
+    with battle() as fight:
+        s = fight.session
+        before = preview_attack(fight, "red-1", "blue-1")
+        with declaring(fight, "red-1", 3):
+            three = preview_attack(fight, "red-1", "blue-1")
+        after = preview_attack(fight, "red-1", "blue-1")
+        assert three.hit_chance < before.hit_chance         # -2D on the shot
+        assert after == before and s.get("red-1", c.ActionPoints).current == 2   # as it was
