@@ -10,8 +10,9 @@ A turn: pick the square that best trades the attack it gets from there against t
 will take there (the enemies' exact odds against it, on that square), walk there, make the
 attack worth most for the target's remaining health and the harm the target can do (wounded
 enemies are finished first, the most dangerous hit hardest), and spend any movement left on the
-safest square. Under OpenD6 it declares one action when it will
-only shoot (no multi-action penalty). With nothing in sight it advances as the simple player.
+safest square. Under OpenD6, when it will only shoot, it declares as many actions as its shots
+are worth at their -1D each (one on a nearly dead enemy). With nothing in sight it advances as
+the simple player.
 """
 
 from __future__ import annotations
