@@ -19,6 +19,11 @@ def spec(ruleset_id: str) -> RulesetSpec:
     return RulesetSpec.model_validate(yaml.safe_load(text))
 
 
+def with_rules(spec, **update):
+    """A copy of a content spec (unit, weapon, armor) with some fields replaced, validated."""
+    return type(spec).model_validate({**spec.model_dump(), **update})
+
+
 class Fixed:
     """A Roll that hands out fixed faces by name, in order; any unlisted roll is an error."""
 

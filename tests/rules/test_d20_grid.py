@@ -4,11 +4,9 @@ statuses, stuns and exact previews. Dice are forced, in the order the engine rol
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
-from game.content.library import Library, add_file
 from game.content.schema import ArmorSpec, BattleSetup, RulesetSpec, UnitSpec, WeaponSpec
 from game.core import components as c
 from game.core.combat.d20 import turn_share
@@ -22,22 +20,13 @@ from game.core.queries import action_costs, preview_attack, reach, unit_info
 from game.rules.d20 import Fighter, Situation, Weapon
 from game.rules.odds import d20_odds
 from tests.core import builders as b
-from tests.rules.rules_helpers import play_out_and_replay
+from tests.rules.rules_helpers import play_out_and_replay, spec, with_rules
 
-ROOT = Path(__file__).resolve().parents[2]
 OPEN = ["." * 14 for _ in range(8)]
 
 
 def ruleset() -> RulesetSpec:
-    """The bundled d20 ruleset, read by the content loader."""
-    library, problems = Library(), []
-    add_file(library, ROOT / "content/rulesets/d20.yaml", problems)
-    assert not problems, problems
-    return library.rulesets["d20"]
-
-
-def with_rules(spec, **update):
-    return type(spec).model_validate({**spec.model_dump(), **update})
+    return spec("d20")
 
 
 PISTOL = with_rules(b.PISTOL, rules={"d20": {

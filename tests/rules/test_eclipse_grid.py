@@ -3,10 +3,8 @@ surprise, the move allowance, exact previews. Dice are forced: a d100 face f rea
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
-import yaml
 
 from game.content.schema import ArmorSpec, BattleSetup, RulesetSpec
 from game.core import components as c
@@ -18,18 +16,13 @@ from game.core.queries import action_costs, preview_attack, reach, unit_info
 from game.core.systems.attack import plan_attack
 from game.rules.eclipse_common import attack_odds
 from tests.core import builders as b
-from tests.rules.rules_helpers import play_out_and_replay
+from tests.rules.rules_helpers import play_out_and_replay, spec, with_rules
 
-ROOT = Path(__file__).resolve().parents[2]
 OPEN = ["." * 16 for _ in range(8)]
 
 
 def ruleset(engine: str = "eclipse2") -> RulesetSpec:
-    return RulesetSpec.model_validate(yaml.safe_load((ROOT / f"content/rulesets/{engine}.yaml").read_text()))
-
-
-def with_rules(spec, **update):
-    return type(spec).model_validate({**spec.model_dump(), **update})
+    return spec(engine)
 
 
 PISTOL = with_rules(b.PISTOL, rules={"eclipse2": {"skill": "guns", "damage": "2d10", "burst": "1d10"}},

@@ -4,11 +4,9 @@ initiative every round, exact previews, refusals. Dice are forced; every unit's 
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
-from game.content.library import Library, add_file
 from game.content.schema import ArmorSpec, BattleSetup, RulesetSpec, WeaponSpec
 from game.core import components as c
 from game.core.commands import (Attack, ChooseDefense, Declare, Defend, Draw, EndTurn, Move,
@@ -22,22 +20,13 @@ from game.core.queries import action_costs, preview_attack, reach, unit_info
 from game.core.systems.attack import plan_attack
 from game.rules.odds import opend6_odds
 from tests.core import builders as b
-from tests.rules.rules_helpers import play_out_and_replay
+from tests.rules.rules_helpers import play_out_and_replay, spec, with_rules
 
-ROOT = Path(__file__).resolve().parents[2]
 OPEN = ["." * 16 for _ in range(8)]
 
 
 def ruleset() -> RulesetSpec:
-    """The bundled opend6 ruleset, read through the content library."""
-    library, problems = Library(), []
-    add_file(library, ROOT / "content/rulesets/opend6.yaml", problems)
-    assert not problems, problems
-    return library.rulesets["opend6"]
-
-
-def with_rules(spec, **update):
-    return type(spec).model_validate({**spec.model_dump(), **update})
+    return spec("opend6")
 
 
 CROSSBOW = with_rules(b.PISTOL, id="crossbow", name="Crossbow",
