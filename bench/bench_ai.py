@@ -10,12 +10,15 @@ Figures (medians unless stated):
 - complete hard-against-hard battles per second on each bundled scenario, by the clock and
   by process time (the CPU time of this process alone, which other jobs on the machine do
   not inflate). The odds the player prices are cached across battles, as in a long `sim`
-  run, so each scenario first plays one battle that is not timed (its time is shown apart).
+  run, so each scenario first plays one battle that is not timed (its time is shown apart);
+- hard-against-hard battles per second on outskirts as `skirmish sim --jobs N` plays them,
+  one process per core (`play_many`), start-up of the worker processes included.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -29,7 +32,7 @@ from game.content.loader import load_setup  # noqa: E402
 from game.core.commands import EndTurn  # noqa: E402
 from game.core.engine import Battle  # noqa: E402
 from game.core.events import Refused  # noqa: E402
-from game.sim import play  # noqa: E402
+from game.sim import play, play_many  # noqa: E402
 
 TARGETS = {"decision": 20.0, "side_turn": 250.0, "battles": 5.0}
 SCENARIOS = (("alley", 40), ("depot", 10), ("outskirts", 4))
@@ -82,6 +85,14 @@ def battles_per_second(scenario: str, count: int) -> dict[str, float]:
     return {"first": first, "wall": count / wall, "cpu": count / cpu, "rounds": rounds / count}
 
 
+def parallel_battles_per_second(scenario: str, count: int, jobs: int) -> float:
+    """Battles per second by the clock for a `sim` run of `count` battles on `jobs` processes."""
+    setup = load_setup(scenario)
+    start = time.perf_counter()
+    play_many(setup, FIRST_SEED, "hard", "hard", count, jobs=jobs)
+    return count / (time.perf_counter() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer battles")
@@ -103,6 +114,11 @@ def main() -> None:
         print(f"  hard against hard on {scenario}: {rate['wall']:.1f} battles/s by the clock, "
               f"{rate['cpu']:.1f} by process time ({rate['rounds']:.1f} rounds each, {count} battles; "
               f"the untimed first battle took {1000 * rate['first']:.0f} ms of process time)")
+    jobs = os.cpu_count() or 1
+    count = max(jobs, 40 // (4 if args.quick else 1))
+    rate = parallel_battles_per_second("outskirts", count, jobs)
+    print(f"  hard against hard on outskirts, `sim --jobs {jobs}`: {rate:.1f} battles/s by the clock "
+          f"({count} battles, {jobs} processes)")
     print(f"(target for battles: >= {TARGETS['battles']:.0f} per second)")
 
 

@@ -60,3 +60,50 @@ async def test_a_ruleset_the_units_have_no_stats_for_is_greyed(save_dir, tmp_pat
             button = screen.query_one(f"#ruleset-{ruleset}")
             assert button.disabled and "no stats" in str(button.label)
         assert not screen.query_one("#ruleset-skirmish").disabled
+
+
+async def test_the_defend_dialog_offers_only_what_the_unit_can_pay_for(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_new_battle(pilot, str(DUEL), "5")
+        await pilot.click("#ruleset-d20")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
+        screen = app.screen
+        battle = screen.match.battle
+        await wait_until(pilot, screen.my_turn)
+        uid = battle.session.active
+
+        await pilot.press("u")                  # two Actions: both defenses on offer
+        await wait_until(pilot, lambda: isinstance(app.screen, Choice))
+        assert not app.screen.query_one("#d-defensive_stance").disabled
+        assert not app.screen.query_one("#d-total_disengage").disabled
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
+
+        battle.session.get(uid, c.ActionPoints).current = 1     # one Action: neither
+        await pilot.press("u")
+        await pilot.pause()
+        assert isinstance(app.screen, BattleScreen)
+        assert any("No defense is affordable: 1 AP left." in n.message for n in app._notifications)
+        assert not any(isinstance(e, Defended) for e in screen.match.history)
+
+
+async def test_a_greyed_choice_cannot_be_taken_and_the_first_usable_one_is_focused(save_dir):
+    app = make_app(save_dir)
+    answers = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.push_screen(Choice("Defend", "Which?", [("d-a", "a (3 AP): 1 AP left"), ("d-b", "b (1 AP)")],
+                               frozenset({"d-a"})), callback=answers.append)
+        await wait_until(pilot, lambda: isinstance(app.screen, Choice))
+        await pilot.pause()
+        assert app.screen.query_one("#d-a").disabled
+        assert app.screen.query_one("#d-b").variant == "primary"
+        assert app.screen.focused is app.screen.query_one("#d-b")
+        await pilot.click("#d-a")               # greyed: clicking it does nothing
+        await pilot.pause()
+        assert answers == [] and isinstance(app.screen, Choice)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: answers)
+    assert answers == ["d-b"]

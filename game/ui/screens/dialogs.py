@@ -11,16 +11,20 @@ from game.ui.screens.base import GameModal
 
 
 class Choice(GameModal[str | None]):
-    """A question with buttons; dismissed with the chosen button's id, or None on Escape."""
+    """A question with buttons; dismissed with the chosen button's id, or None on Escape.
+
+    Choices in `disabled` are shown greyed (their label says why) and cannot be pressed."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"),
                 Binding("left,up", "app.focus_previous", show=False),
                 Binding("right,down", "app.focus_next", show=False)]
     AUTO_FOCUS = "Button"
 
-    def __init__(self, title: str, body: str, choices: list[tuple[str, str]]) -> None:
+    def __init__(self, title: str, body: str, choices: list[tuple[str, str]],
+                 disabled: frozenset[str] = frozenset()) -> None:
         super().__init__()
         self.title_text, self.body, self.choices = title, body, choices
+        self.greyed = disabled
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -30,10 +34,12 @@ class Choice(GameModal[str | None]):
             # More choices than fit side by side stand in a column (up/down or Tab move).
             many = len(self.choices) > 3
             row = Vertical(classes="dialog-buttons stacked") if many else Horizontal(classes="dialog-buttons")
+            usable = [ident for ident, _ in self.choices if ident not in self.greyed]
             with row:
                 for ident, label in self.choices:
-                    first = ident == self.choices[0][0]
-                    yield Button(label, id=ident, variant="primary" if first else "default")
+                    first = bool(usable) and ident == usable[0]
+                    yield Button(label, id=ident, variant="primary" if first else "default",
+                                 disabled=ident in self.greyed)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

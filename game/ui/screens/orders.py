@@ -239,13 +239,15 @@ class Orders:
             self.took_effect(result)
         self.next_turn()
 
-    def _ask(self, title: str, body: str, choices: list[tuple[str, str]], order) -> None:
+    def _ask(self, title: str, body: str, choices: list[tuple[str, str]], order,
+             disabled: frozenset[str] = frozenset()) -> None:
         from game.ui.screens.dialogs import Choice
 
         def chosen(answer: str | None) -> None:
             if answer is not None and answer != "cancel":
                 self.play(order(answer.split("-", 1)[1]))
-        self.app.push_screen(Choice(title, body, [*choices, ("cancel", "Cancel")]), callback=chosen)
+        self.app.push_screen(Choice(title, body, [*choices, ("cancel", "Cancel")], disabled),
+                             callback=chosen)
 
     def action_defend(self) -> None:
         """u: an active or full defense until the unit's next turn (rulesets that have one)."""
@@ -257,9 +259,17 @@ class Orders:
         if len(kinds) == 1:
             self.play(Defend(uid, next(iter(kinds))))
             return
+        ap = unit_info(self.match.battle, uid).ap
+        short = frozenset(f"d-{kind}" for kind, cost in kinds.items() if not 0 < cost <= ap)
+        if len(short) == len(kinds):
+            self.notify(f"No defense is affordable: {ap} AP left.", title="Not possible",
+                        severity="warning", timeout=4)
+            return
         self._ask("Defend", "The defense lasts until this unit's next turn.",
-                  [(f"d-{kind}", f"{kind.replace('_', ' ')} ({cost} AP)") for kind, cost in kinds.items()],
-                  lambda kind: Defend(uid, kind))
+                  [(f"d-{kind}", f"{kind.replace('_', ' ')} ({cost} AP)"
+                    + (f": {ap} AP left" if f"d-{kind}" in short else ""))
+                   for kind, cost in kinds.items()],
+                  lambda kind: Defend(uid, kind), short)
 
     def action_declare(self) -> None:
         """n: how many actions the unit takes this round (OpenD6: -1D each beyond the first)."""
