@@ -15,10 +15,15 @@ class Level:
     squares: int          # at most this many destinations are weighed (0: all it can reach)
     tactics: bool         # weighs suppression, grenades and overwatch by their exact odds
     called_shots: bool    # considers aiming at the head, arms and legs, not just the torso
+    tabletop_noise: float  # the noise under the tabletop rulesets, whose player scores in shares
+                           # of a target's health (s.d.; measured: see docs/AI.md)
 
 
-EASY = Level("easy", noise=6.0, lookahead=0, squares=8, tactics=False, called_shots=False)
-NORMAL = Level("normal", noise=1.0, lookahead=2, squares=48, tactics=True, called_shots=True)
-HARD = Level("hard", noise=0.0, lookahead=3, squares=0, tactics=True, called_shots=True)
+EASY = Level("easy", noise=6.0, lookahead=0, squares=8, tactics=False, called_shots=False,
+             tabletop_noise=1.2)
+NORMAL = Level("normal", noise=1.0, lookahead=2, squares=48, tactics=True, called_shots=True,
+               tabletop_noise=0.05)
+HARD = Level("hard", noise=0.0, lookahead=3, squares=0, tactics=True, called_shots=True,
+             tabletop_noise=0.0)
 
 LEVELS = {level.name: level for level in (EASY, NORMAL, HARD)}

@@ -269,7 +269,8 @@ class TabletopPlayer:
         return movement.full_move_beyond.squares(battle.session.get(me.uid, c.Stats).attributes)
 
     def _noise(self) -> float:
-        return self.rng.gauss(0.0, self.level.noise * 0.05) if self.level.noise else 0.0
+        noise = self.level.tabletop_noise
+        return self.rng.gauss(0.0, noise) if noise else 0.0
 
 
 def prices_of(area, square: Square) -> int:

@@ -77,9 +77,7 @@ def test_under_opend6_it_declares_as_many_shots_as_pay_for_their_penalty():
     assert declared[12, "easy"] == 1          # easy does not weigh it (no tactics)
 
 
-def test_it_finishes_the_wounded_enemy_first():
-    from game.ai.levels import HARD
-    from game.ai.tabletop import TabletopPlayer
+def _two_exhumans_one_wounded(wounded: str):
     from game.content.schema import BattleSetup
     from tests.core import builders as b
     from tests.rules import test_eclipse_grid as e
@@ -88,14 +86,38 @@ def test_it_finishes_the_wounded_enemy_first():
     setup = BattleSetup.model_validate({**setup.model_dump(), "ruleset": e.ruleset().model_dump(),
                                         "weapons": [e.PISTOL.model_dump(), e.KNIFE.model_dump()],
                                         "armor": [e.HIDE.model_dump()]})
+    fight = Battle(setup, 5)
+    while fight.session.active != "red-1":
+        fight.submit(EndTurn(fight.session.active))
+    fight.session.use()
+    fight.session.get(wounded, c.Health).hp = 4          # one good hit from down
+    return fight
+
+
+def test_it_finishes_the_wounded_enemy_first():
+    from game.ai.levels import HARD
+    from game.ai.tabletop import TabletopPlayer
     for wounded in ("blue-1", "blue-2"):
-        with Battle(setup, 5) as fight:
-            while fight.session.active != "red-1":
-                fight.submit(EndTurn(fight.session.active))
-            fight.session.use()
-            fight.session.get(wounded, c.Health).hp = 4          # one good hit from down
+        with _two_exhumans_one_wounded(wounded) as fight:
             command = TabletopPlayer("red", 1, HARD).next_command(fight)
             assert isinstance(command, Attack) and command.target == wounded
+
+
+def test_easy_misjudges_targets_now_and_then_and_normal_and_hard_do_not():
+    """The levels' noise: over 40 players (seeds) easy sometimes shoots the healthy enemy, and
+    mostly the wounded one; normal's small noise and hard's none never waver."""
+    from game.ai.levels import EASY, HARD, NORMAL
+    from game.ai.tabletop import TabletopPlayer
+    wrong = {}
+    for level in (EASY, NORMAL, HARD):
+        wrong[level.name] = 0
+        for seed in range(40):
+            with _two_exhumans_one_wounded("blue-2") as fight:
+                command = TabletopPlayer("red", seed, level).next_command(fight)
+                assert isinstance(command, Attack)
+                wrong[level.name] += command.target != "blue-2"
+    assert 0 < wrong["easy"] < 20
+    assert wrong["normal"] == 0 and wrong["hard"] == 0
 
 
 def test_of_two_enemies_alike_it_hits_the_one_that_can_hurt_its_side():
