@@ -78,6 +78,11 @@ async def test_the_defend_dialog_offers_only_what_the_unit_can_pay_for(save_dir)
         await wait_until(pilot, lambda: isinstance(app.screen, Choice))
         assert not app.screen.query_one("#d-defensive_stance").disabled
         assert not app.screen.query_one("#d-total_disengage").disabled
+        await pilot.pause()
+        frame = app.screen.query_one(".dialog").region
+        for button in app.screen.query("Button"):      # too long for a row: a column, all shown
+            assert frame.contains_region(button.region), str(button.label)
+            assert button.region.width >= len(str(button.label)), str(button.label)
         await pilot.press("escape")
         await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
 

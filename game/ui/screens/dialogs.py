@@ -10,6 +10,9 @@ from textual.widgets import Button, Input, Label, Static
 from game.ui.screens.base import GameModal
 
 
+ROW_WIDTH = 56          # columns of buttons side by side a dialog holds (its width, 64, less frame)
+
+
 class Choice(GameModal[str | None]):
     """A question with buttons; dismissed with the chosen button's id, or None on Escape.
 
@@ -32,7 +35,7 @@ class Choice(GameModal[str | None]):
             with VerticalScroll(classes="dialog-body"):
                 yield Static(self.body, markup=False)
             # More choices than fit side by side stand in a column (up/down or Tab move).
-            many = len(self.choices) > 3
+            many = len(self.choices) > 3 or sum(len(label) + 6 for _, label in self.choices) > ROW_WIDTH
             row = Vertical(classes="dialog-buttons stacked") if many else Horizontal(classes="dialog-buttons")
             usable = [ident for ident, _ in self.choices if ident not in self.greyed]
             with row:
