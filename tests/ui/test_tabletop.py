@@ -12,17 +12,23 @@ from test_play import open_new_battle
 from ui_helpers import DUEL, make_app, screen_text, wait_until
 
 
+async def start_duel_under(app, pilot, ruleset: str) -> BattleScreen:
+    """The duel, its ruleset overridden on the new-battle screen, at the person's first turn."""
+    await open_new_battle(pilot, str(DUEL), "5")
+    await pilot.click(f"#ruleset-{ruleset}")
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
+    screen = app.screen
+    await wait_until(pilot, screen.my_turn)
+    return screen
+
+
 async def test_a_scenario_played_under_eclipse_phase_from_the_keyboard(save_dir):
     app = make_app(save_dir)
     async with app.run_test(size=(120, 40)) as pilot:
-        await open_new_battle(pilot, str(DUEL), "5")
-        await pilot.click("#ruleset-eclipse2")
-        await pilot.press("ctrl+s")
-        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
-        screen = app.screen
+        screen = await start_duel_under(app, pilot, "eclipse2")
         battle = screen.match.battle
         assert battle.session.setup.ruleset.id == "eclipse2"
-        await wait_until(pilot, screen.my_turn)
         uid = battle.session.active
         assert "complex actions" in screen_text(app) and "in hand" in screen_text(app)
 
@@ -65,13 +71,8 @@ async def test_a_ruleset_the_units_have_no_stats_for_is_greyed(save_dir, tmp_pat
 async def test_the_defend_dialog_offers_only_what_the_unit_can_pay_for(save_dir):
     app = make_app(save_dir)
     async with app.run_test(size=(120, 40)) as pilot:
-        await open_new_battle(pilot, str(DUEL), "5")
-        await pilot.click("#ruleset-d20")
-        await pilot.press("ctrl+s")
-        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
-        screen = app.screen
+        screen = await start_duel_under(app, pilot, "d20")
         battle = screen.match.battle
-        await wait_until(pilot, screen.my_turn)
         uid = battle.session.active
 
         await pilot.press("u")                  # two Actions: both defenses on offer
