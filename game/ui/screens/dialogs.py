@@ -10,13 +10,14 @@ from textual.widgets import Button, Input, Label, Static
 from game.ui.screens.base import GameModal
 
 
-ROW_WIDTH = 56          # columns of buttons side by side a dialog holds (its width, 64, less frame)
+ROW_WIDTH = 56          # columns a row of buttons may take in a dialog (64 wide, less its frame);
+                        # a button takes its label and 6 (padding, border, margin)
 
 
 class Choice(GameModal[str | None]):
     """A question with buttons; dismissed with the chosen button's id, or None on Escape.
 
-    Choices in `disabled` are shown greyed (their label says why) and cannot be pressed."""
+    Choices in `greyed` are shown but cannot be pressed (their label should say why)."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"),
                 Binding("left,up", "app.focus_previous", show=False),
@@ -24,10 +25,10 @@ class Choice(GameModal[str | None]):
     AUTO_FOCUS = "Button"
 
     def __init__(self, title: str, body: str, choices: list[tuple[str, str]],
-                 disabled: frozenset[str] = frozenset()) -> None:
+                 greyed: frozenset[str] = frozenset()) -> None:
         super().__init__()
         self.title_text, self.body, self.choices = title, body, choices
-        self.greyed = disabled
+        self.greyed = greyed
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):

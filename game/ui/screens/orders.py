@@ -240,13 +240,13 @@ class Orders:
         self.next_turn()
 
     def _ask(self, title: str, body: str, choices: list[tuple[str, str]], order,
-             disabled: frozenset[str] = frozenset()) -> None:
+             greyed: frozenset[str] = frozenset()) -> None:
         from game.ui.screens.dialogs import Choice
 
         def chosen(answer: str | None) -> None:
             if answer is not None and answer != "cancel":
                 self.play(order(answer.split("-", 1)[1]))
-        self.app.push_screen(Choice(title, body, [*choices, ("cancel", "Cancel")], disabled),
+        self.app.push_screen(Choice(title, body, [*choices, ("cancel", "Cancel")], greyed),
                              callback=chosen)
 
     def action_defend(self) -> None:
