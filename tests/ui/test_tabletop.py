@@ -1,5 +1,6 @@
 """A battle under a tabletop ruleset, through the keyboard: the override on the new-battle
-screen, a standing defense chosen in a dialog, full defense, and the cards that explain them."""
+screen, a standing defense chosen in a dialog, full defense, the cards that explain them, and
+the Defend dialog greying what the unit cannot pay for."""
 
 from __future__ import annotations
 
