@@ -11,6 +11,7 @@ The two editions differ only in how a hit's damage is built and how armor is cut
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -317,6 +318,28 @@ class EclipseRules:
 
 # --- exact odds -------------------------------------------------------------------------------
 
+def defenses_beaten(rules: EclipseRules, d_tests: list[D100 | None]) -> Callable[[D100], int]:
+    """How many of `d_tests` a successful attack test beats, as `opposed` decides it, counted
+    without going through them one by one: every failed defense, then the successful ones by
+    criticals (where a critical wins) and by rolls (a higher roll wins)."""
+    if any(d is None for d in d_tests):
+        return lambda attack: len(d_tests)
+    failed = sum(1 for d in d_tests if not d.success)
+    rolls = {crit: sorted(d.roll for d in d_tests if d.success and d.critical == crit)
+             for crit in (False, True)}
+    criticals_win = rules.p.critical_wins_opposed
+
+    def beaten(attack: D100) -> int:
+        won = failed
+        for crit, below in rolls.items():
+            if criticals_win and crit != attack.critical:
+                won += len(below) if attack.critical else 0
+            else:
+                won += bisect_left(below, attack.roll)      # rolls lower than the attack's
+        return won
+    return beaten
+
+
 def attack_odds(rules: EclipseRules, attacker: Fighter, defender: Fighter, weapon: Weapon,
                 sit: Situation) -> AttackOdds:
     """Every pair of d100 faces enumerated; each damage plan's dice convolved exactly."""
@@ -328,11 +351,12 @@ def attack_odds(rules: EclipseRules, attacker: Fighter, defender: Fighter, weapo
         d_tests = [rules.test(d, d_base + sum(v for _, v in d_mods)) for d in range(100)]
     keep = 1.0 - rules.p.blind_miss_chance / 100 if sit.blind_miss_chance else 1.0
     plans: dict[DamagePlan, float] = defaultdict(float)
+    beaten = defenses_beaten(rules, d_tests)
     for a in range(100):
         a_test = rules.test(a, a_target)
         if not a_test.success:
             continue
-        won = sum(1 for d_test in d_tests if rules.opposed(a_test, d_test)[0])
+        won = beaten(a_test)
         if won:
             plans[rules.damage_plan(a_test, weapon, sit)] += won / (100 * len(d_tests)) * keep
     p_hit = sum(plans.values())

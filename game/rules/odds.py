@@ -198,15 +198,22 @@ def d6_roll_dist(rules: OpenD6Rules, code: D6Code, *, wild: bool = True, extra_d
     p = rules.p
     wild = wild and p.wild_die and code.dice > 0
     n = code.dice - (1 if wild else 0) + extra_dice
+    return shift(dict(_d6_dice(n, wild, p.explosion_cutoff, p.wild_one)), code.pips)
+
+
+@lru_cache(maxsize=256)
+def _d6_dice(n: int, wild: bool, cutoff: float, wild_one: str) -> tuple[tuple[int, float], ...]:
+    """`n` plain d6 and, if `wild`, the Wild Die (its 1 taking the highest die off unless it is
+    a complication): the same few rolls are asked for again and again."""
     normal = dice_sum(n, 6)
     if not wild:
-        return shift(normal, code.pips)
-    chain = wild_die(p.explosion_cutoff)
-    if p.wild_one == "complication":
-        return shift(convolve(normal, chain), code.pips)
+        return tuple(normal.items())
+    chain = wild_die(cutoff)
+    if wild_one == "complication":
+        return tuple(convolve(normal, chain).items())
     rest = {value: q for value, q in chain.items() if value != 1}
     one = dict(_sum_less_highest(n)) if n else {0: 1.0}
-    return shift(mix([(1.0, convolve(normal, rest)), (1.0 / 6, one)]), code.pips)
+    return tuple(mix([(1.0, convolve(normal, rest)), (1.0 / 6, one)]).items())
 
 
 def opend6_odds(rules: OpenD6Rules, attacker: OD6Fighter, defender: OD6Fighter,

@@ -12,6 +12,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rules_helpers import random_roll, spec
 
 from game.content.schema import RulesetSpec
@@ -23,7 +25,7 @@ from game.rules.d20 import Situation as DS
 from game.rules.d20 import Weapon as DW
 from game.rules.eclipse1 import Eclipse1Rules
 from game.rules.eclipse2 import Eclipse2Rules
-from game.rules.eclipse_common import Fighter, Situation, Weapon, attack_odds
+from game.rules.eclipse_common import Fighter, Situation, Weapon, attack_odds, defenses_beaten
 from game.rules.opend6 import Fighter as OF
 from game.rules.opend6 import OpenD6Rules
 from game.rules.opend6 import Situation as OS
@@ -243,3 +245,22 @@ def test_skirmish_core_agrees_with_its_odds() -> None:
     result = O.skirmish_odds(SK.hit_distribution(a_mod, d_mod, rifle.spread, burst.rof),
                              O.skirmish_hit_damage(DiceCode(3, 8), 1.0, 8), 20, lambda hp: SK.state_for(hp, 4))
     agree(totals, hits, result, (10,))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["eclipse1", "eclipse2"]), st.integers(-30, 130), st.integers(-30, 130),
+       st.booleans())
+def test_eclipse_defenses_beaten_counts_as_opposed_decides(ruleset, a_target, d_target, criticals_win):
+    """The odds' fast count of the defense rolls an attack roll beats agrees with `opposed`,
+    pair by pair, for every attack roll that succeeds (criticals winning or not)."""
+    rules = {"eclipse1": Eclipse1Rules, "eclipse2": Eclipse2Rules}[ruleset](spec(ruleset))
+    rules.p = rules.p.model_copy(update={"critical_wins_opposed": criticals_win})
+    d_tests = [rules.test(d, d_target) for d in range(100)]
+    beaten = defenses_beaten(rules, d_tests)
+    for a in range(100):
+        attack = rules.test(a, a_target)
+        if attack.success:
+            assert beaten(attack) == sum(rules.opposed(attack, d)[0] for d in d_tests)
+    attack = next((rules.test(a, a_target) for a in range(100) if rules.test(a, a_target).success), None)
+    if attack is not None:
+        assert defenses_beaten(rules, [None])(attack) == 1          # no defense: a success hits
