@@ -15,6 +15,7 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -318,6 +319,13 @@ class EclipseRules:
 
 # --- exact odds -------------------------------------------------------------------------------
 
+@lru_cache(maxsize=1024)
+def every_test(rules: EclipseRules, target: int) -> tuple[D100, ...]:
+    """The test of each d100 face, 00 to 99, against `target` (asked again and again; a
+    ruleset's parameters do not change once it is made)."""
+    return tuple(rules.test(roll, target) for roll in range(100))
+
+
 def defenses_beaten(rules: EclipseRules, d_tests: list[D100 | None]) -> Callable[[D100], int]:
     """How many of `d_tests` a successful attack test beats, as `opposed` decides it, counted
     without going through them one by one: every failed defense, then the successful ones by
@@ -348,12 +356,11 @@ def attack_odds(rules: EclipseRules, attacker: Fighter, defender: Fighter, weapo
     d_tests: list[D100 | None] = [None]
     if sit.defense != "none":
         _, d_base, d_mods = rules.defense_target(defender, weapon, sit)
-        d_tests = [rules.test(d, d_base + sum(v for _, v in d_mods)) for d in range(100)]
+        d_tests = list(every_test(rules, d_base + sum(v for _, v in d_mods)))
     keep = 1.0 - rules.p.blind_miss_chance / 100 if sit.blind_miss_chance else 1.0
     plans: dict[DamagePlan, float] = defaultdict(float)
     beaten = defenses_beaten(rules, d_tests)
-    for a in range(100):
-        a_test = rules.test(a, a_target)
+    for a_test in every_test(rules, a_target):
         if not a_test.success:
             continue
         won = beaten(a_test)
