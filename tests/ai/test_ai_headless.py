@@ -37,12 +37,33 @@ KINDS = [
 LEVELS = ("easy", "normal", "hard")
 
 
-def small_battle(rng: random.Random):
+def _map_and_pools(rng: random.Random) -> tuple[list[str], list[tuple[int, int]], list[tuple[int, int]]]:
+    """One of MAPS, and six open squares at each end (west, east) to deploy on."""
     rows = rng.choice(MAPS)
     open_squares = [(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch in ".,\""]
     rng.shuffle(open_squares)
     west = sorted(open_squares, key=lambda sq: sq[0])[:6]
     east = sorted(open_squares, key=lambda sq: -sq[0])[:6]
+    return rows, west, east
+
+
+def _no_refusals(setups, rng: random.Random) -> None:
+    """Play each (setup, seed) between computer players of random levels: thousands of
+    commands, none refused."""
+    refused: list[str] = []
+    commands = 0
+    for battle_setup, seed in setups:
+        players = {side.id: make_player(rng.choice(LEVELS), side.id, seed)
+                   for side in battle_setup.scenario.sides}
+        result = play(battle_setup, seed, players, keep_events=False)
+        refused += result.refused
+        commands += result.commands
+    assert commands > 5000
+    assert refused == []
+
+
+def small_battle(rng: random.Random):
+    rows, west, east = _map_and_pools(rng)
     sides = {}
     for side, pool in (("blue", west), ("red", east)):
         count = rng.randint(1, 2)
@@ -56,18 +77,7 @@ def small_battle(rng: random.Random):
 
 def test_a_thousand_battles_without_a_refused_command():
     rng = random.Random(2024)
-    refused: list[str] = []
-    commands = 0
-    for n in range(1000):
-        battle_setup = small_battle(rng)
-        players = {side.id: make_player(rng.choice(LEVELS), side.id, n)
-                   for side in battle_setup.scenario.sides}
-        result = play(battle_setup, n, players, keep_events=False)
-        refused += result.refused
-        commands += result.commands
-    assert commands > 5000
-    assert refused == []
-
+    _no_refusals(((small_battle(rng), n) for n in range(1000)), rng)
 
 
 TABLETOP = ("eclipse2", "eclipse1", "opend6", "d20")
@@ -75,11 +85,7 @@ TABLETOP = ("eclipse2", "eclipse1", "opend6", "d20")
 
 def small_tabletop_battle(rng: random.Random, library, ruleset: str) -> BattleSetup:
     """A small random battle of the bundled units, with the bundled content, under `ruleset`."""
-    rows = rng.choice(MAPS)
-    open_squares = [(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch in ".,\""]
-    rng.shuffle(open_squares)
-    west = sorted(open_squares, key=lambda sq: sq[0])[:6]
-    east = sorted(open_squares, key=lambda sq: -sq[0])[:6]
+    rows, west, east = _map_and_pools(rng)
     ambush = rng.choice([None, "blue", "red"])
     units = sorted(library.units)
     sides = [{"id": side, "name": side.title(), "zone": "field", "ambush": side == ambush,
@@ -103,14 +109,5 @@ def test_battles_under_the_tabletop_rulesets_without_a_refused_command():
     tabletop battle costs about five times a skirmish one; 1,000 were played once, all clean)."""
     library = load_library()
     rng = random.Random(2025)
-    refused: list[str] = []
-    commands = 0
-    for n in range(400):
-        battle_setup = small_tabletop_battle(rng, library, TABLETOP[n % len(TABLETOP)])
-        players = {side.id: make_player(rng.choice(LEVELS), side.id, n)
-                   for side in battle_setup.scenario.sides}
-        result = play(battle_setup, n, players, keep_events=False)
-        refused += result.refused
-        commands += result.commands
-    assert commands > 5000
-    assert refused == []
+    _no_refusals(((small_tabletop_battle(rng, library, TABLETOP[n % len(TABLETOP)]), n)
+                  for n in range(400)), rng)
