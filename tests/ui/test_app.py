@@ -83,6 +83,8 @@ async def test_a_corrupt_save_is_explained_and_left_alone(save_dir):
         await type_into(pilot, "#save-path", str(path))
         problem = str(app.screen.query_one("#load-problem").render())
         assert "corrupt" in problem and "broken.json" in problem
+        await pilot.pause()
+        assert app.screen.query_one("#load-problem").region.height > 0      # on screen
         assert path.read_bytes() == before
         assert isinstance(app.screen, LoadSave)
 
@@ -98,6 +100,8 @@ async def test_a_broken_scenario_file_shows_every_problem(save_dir, tmp_path):
         await type_into(pilot, "#scenario-path", str(bad))
         problem = str(app.screen.query_one("#new-problem").render())
         assert "bad.yaml" in problem and "cannot be played" in problem
+        await pilot.pause()
+        assert app.screen.query_one("#new-problem").region.height > 0       # on screen
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, NewBattle)

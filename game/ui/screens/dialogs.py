@@ -8,6 +8,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, Static
 
 from game.ui.screens.base import GameModal
+from game.ui.widgets.problem import Problem
 
 
 ROW_WIDTH = 56          # columns a row of buttons may take in a dialog (64 wide, less its frame);
@@ -73,7 +74,7 @@ class SaveAs(GameModal[str | None]):
             yield Label("Save the battle", classes="dialog-title")
             yield Static("Name (letters, digits, spaces, - _ .):")
             yield Input(self.suggestion, id="save-name", max_length=64)
-            yield Static(self.problem, id="save-problem", classes="problem", markup=False)
+            yield Problem(self.problem, id="save-problem")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save", id="save", variant="primary")
                 yield Button("Cancel", id="cancel")
@@ -93,4 +94,4 @@ class SaveAs(GameModal[str | None]):
         if value.strip():
             self.dismiss(value.strip())
         else:
-            self.query_one("#save-problem", Static).update("Give the save a name.")
+            self.query_one("#save-problem", Problem).update("Give the save a name.")

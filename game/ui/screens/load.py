@@ -12,8 +12,9 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from game.saves import SaveError, list_saves, read_save
-from game.ui.widgets.choices import Choices
 from game.ui.screens.base import GameModal
+from game.ui.widgets.choices import Choices
+from game.ui.widgets.problem import Problem
 
 
 def describe_save(info) -> str:
@@ -47,7 +48,7 @@ class LoadSave(GameModal[dict | None]):
                            for i in infos]
                 yield Choices(*options, id="saves")
             yield Input(placeholder="…or the path of a save file, then Enter", id="save-path")
-            yield Static("", id="load-problem", classes="problem", markup=False)
+            yield Problem(id="load-problem")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel", id="cancel")
 
@@ -70,6 +71,6 @@ class LoadSave(GameModal[dict | None]):
         try:
             state = read_save(self.folder or Path("."), path)
         except SaveError as error:
-            self.query_one("#load-problem", Static).update(str(error))
+            self.query_one("#load-problem", Problem).update(str(error))
             return
         self.dismiss(state)

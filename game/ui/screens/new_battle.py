@@ -22,6 +22,7 @@ from game.ui.match import Seat
 from game.ui.players import computer_levels, default_level
 from game.ui.screens.base import GameScreen
 from game.ui.widgets.choices import Choices
+from game.ui.widgets.problem import Problem
 
 MAX_SIDES = 4
 KIND_LABELS = {"human": "Person", "computer": "Computer"}
@@ -51,7 +52,7 @@ class NewBattle(GameScreen):
 
     def compose(self) -> ComposeResult:
         scenarios = sorted(self.library.scenarios.values(), key=lambda s: s.name)
-        yield Static(self.problem, id="new-problem", classes="problem", markup=False)
+        yield Problem(self.problem, id="new-problem")
         with Horizontal(id="new-battle"):
             with Column(id="new-left"):
                 yield Label("Scenario", classes="first")
@@ -79,8 +80,7 @@ class NewBattle(GameScreen):
                         for name in self.levels:
                             yield RadioButton(name, value=name == strongest, id=f"level-{name}")
                 else:
-                    yield Static("No computer players are installed: people play every side.",
-                                 classes="problem")
+                    yield Problem("No computer players are installed: people play every side.")
                 yield Label("Sides (Enter switches Person/Computer)")
                 with Vertical(id="side-rows"):
                     for index in range(MAX_SIDES):     # shown as the scenario needs; never rebuilt
@@ -196,7 +196,7 @@ class NewBattle(GameScreen):
     # --- starting -----------------------------------------------------------------------------
 
     def _say(self, text: str) -> None:
-        self.query_one("#new-problem", Static).update(text)
+        self.query_one("#new-problem", Problem).update(text)
 
 
     def _load(self, source: str, ruleset: str | None = None) -> BattleSetup | None:
