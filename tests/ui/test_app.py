@@ -213,3 +213,36 @@ async def test_a_save_that_does_not_replay_is_explained(save_dir):
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, MainMenu))
     assert path.read_bytes() == before
+
+
+def outskirts_match(computer_first: bool):
+    """Outskirts (64x64), Alpha at the keyboard: a seed where Alpha's unit, or the computer's,
+    acts first."""
+    from game.content.loader import load_setup
+    from game.core.engine import Battle
+    from game.ui.match import Match
+    from ui_helpers import seats_for
+
+    setup = load_setup("outskirts")
+    for seed in range(100):
+        battle = Battle(setup, seed)
+        if (battle.session.side_of(battle.session.active) == "olea") == computer_first:
+            return Match(battle, seats_for(setup, {"alpha"}))
+        battle.close()
+    raise AssertionError("no such seed")
+
+
+async def test_a_big_map_opens_on_the_players_units(save_dir):
+    """The board starts scrolled to the viewer's units, down in the map's far corner, whoever
+    acts first; the cursor never starts on an enemy's square."""
+    for computer_first in (False, True):
+        app = make_app(save_dir)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await app.start_match(outskirts_match(computer_first))
+            screen = next(s for s in app.screen_stack if isinstance(s, BattleScreen))
+            await wait_until(pilot, lambda: screen.started)
+            await pilot.pause()
+            match = screen.match
+            assert match.side_of(match.battle.session.occupant(screen.cursor)) == "alpha"
+            top, height = round(screen.map.scroll_offset.y), screen.map.size.height
+            assert top > 0 and top <= screen.cursor[1] < top + height

@@ -87,8 +87,7 @@ class BattleScreen(Orders, TurnFlow, GameScreen):
         self.look = TerrainLook.of(session.grid, session.setup)
         active = match.active_side
         self.viewer: str = active if match.is_human(active) else match.humans[0]
-        start = match.position(match.active_uid)
-        self.cursor: Square = start or (0, 0)
+        self.cursor: Square = self._first_square(match) or (0, 0)
         self.selected: str | None = None
         self.target: str | None = None
         self.mode: str | None = None
@@ -104,6 +103,16 @@ class BattleScreen(Orders, TurnFlow, GameScreen):
         self._shown: dict[str, object] = {}
         self.ready = False                 # keys wait until the screen is mounted
         self.init_flow()
+
+    def _first_square(self, match: Match) -> Square | None:
+        """Where the cursor starts: on the active unit if it is the viewer's, else on the
+        viewer's first unit (never on a unit of the other side, which it may not see)."""
+        session = match.battle.session
+        if match.active_side == self.viewer:
+            return match.position(match.active_uid)
+        own = [uid for uid in session.order if match.side_of(uid) == self.viewer
+               and match.is_up(uid)]
+        return match.position(own[0]) if own else None
 
     def compose(self) -> ComposeResult:
         yield Static(id="status", markup=False)

@@ -50,6 +50,7 @@ class TurnFlow:
         if not self.alive():
             return
         self.started = True
+        self.map.keep_in_view(self.cursor)     # a big map opens on the viewer's units
         if any(isinstance(e, ev.RoundStarted) for e in self.match.history):
             self.autosave()
         self.next_turn()

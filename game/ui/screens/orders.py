@@ -27,6 +27,7 @@ class Orders:
         x = max(0, min(session.grid.width - 1, square[0]))
         y = max(0, min(session.grid.height - 1, square[1]))
         if (x, y) == self.cursor:
+            self.map.keep_in_view(self.cursor)      # it may have started out of view
             return
         self.cursor = (x, y)
         if self.target is not None and self.target_square() != self.cursor:
