@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import sys
 from collections.abc import Sequence
@@ -33,8 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--ai", default="simple", help="the computer player of the first side")
     sim.add_argument("--vs", default=None, help="the computer player of the other sides (default: --ai)")
     sim.add_argument("--battles", type=int, default=1, help="how many battles; sides swap every other one")
-    sim.add_argument("--jobs", type=int, default=1,
-                     help="with --battles: how many battles to run at once (one per core)")
+    sim.add_argument("--jobs", type=int, default=None,
+                     help="with --battles: how many battles to run at once (default: one per core)")
     sim.add_argument("--json", action="store_true", help="print JSON instead of a readable log")
     sim.add_argument("--ruleset", default=None,
                      help="play under this ruleset instead of the scenario's own (e.g. d20)")
@@ -143,9 +144,10 @@ def _many(setup, seed: int, names: dict[str, str], args: argparse.Namespace) -> 
     """Many battles, swapping which side each program plays every other battle."""
     from game.sim import play_many
 
-    if args.jobs < 1:
+    if args.jobs is not None and args.jobs < 1:
         raise ValueError("--jobs must be at least 1")
-    winners = play_many(setup, seed, names["first"], names["other"], args.battles, jobs=args.jobs)
+    jobs = min(args.battles, args.jobs or os.cpu_count() or 1)
+    winners = play_many(setup, seed, names["first"], names["other"], args.battles, jobs=jobs)
     draws = sum(w is None for w in winners)
     first_wins = sum(w == names["first"] for w in winners)
     if args.json:

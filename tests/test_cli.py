@@ -34,6 +34,22 @@ def test_sim_many_battles_as_json(capsys):
     assert result["battles"] == 4 and result["draws"] + result["wins"]["simple"] == 4
 
 
+def test_sim_uses_every_core_by_default_and_gives_the_same_battles(capsys, monkeypatch):
+    import game.sim
+
+    asked = []
+    play_many = game.sim.play_many
+    monkeypatch.setattr(game.sim, "play_many",
+                        lambda *args, jobs: asked.append(jobs) or play_many(*args, jobs=jobs))
+    monkeypatch.setattr("os.cpu_count", lambda: 3)
+    results = []
+    for extra in ([], ["--jobs", "1"]):
+        assert main(["sim", "alley", "--battles", "2", "--seed", "5", "--json", *extra]) == 0
+        results.append(json.loads(capsys.readouterr().out))
+    assert asked == [2, 1]                   # one per core, but no more than the battles
+    assert results[0] == results[1]
+
+
 def test_unknown_scenario_is_a_message_not_a_traceback(capsys):
     assert main(["sim", "no_such_place"]) == 2
     err = capsys.readouterr().err
