@@ -35,7 +35,7 @@ from game.core.events import Refused  # noqa: E402
 from game.sim import play, play_many  # noqa: E402
 
 TARGETS = {"decision": 20.0, "side_turn": 250.0, "battles": 5.0}
-SCENARIOS = (("alley", 40), ("depot", 10), ("outskirts", 4))
+SCENARIOS = (("alley", 40), ("depot", 12), ("outskirts", 12))
 WARM_UP_SEED = 1000
 FIRST_SEED = 100          # the timed battles: other seeds than the decisions' battles
 
@@ -66,21 +66,22 @@ def decisions(scenario: str, seeds: range, level: str = "hard") -> tuple[list[fl
     return single, list(thinking.values()), list(total.values())
 
 
-def one_battle(scenario: str, seed: int) -> int:
-    setup = load_setup(scenario)
+def one_battle(setup, seed: int) -> int:
     players = {s.id: make_player("hard", s.id, seed) for s in setup.scenario.sides}
     return play(setup, seed, players, keep_events=False).rounds
 
 
 def battles_per_second(scenario: str, count: int) -> dict[str, float]:
-    """The warm-up battle's time, then `count` battles: per second by the clock and by CPU."""
+    """The warm-up battle's time, then `count` battles: per second by the clock and by CPU.
+    The scenario is loaded once, as `sim` does."""
+    setup = load_setup(scenario)
     start = time.process_time()
-    one_battle(scenario, WARM_UP_SEED)
+    one_battle(setup, WARM_UP_SEED)
     first = time.process_time() - start
     rounds = 0
     wall, cpu = time.perf_counter(), time.process_time()
     for seed in range(FIRST_SEED, FIRST_SEED + count):
-        rounds += one_battle(scenario, seed)
+        rounds += one_battle(setup, seed)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     return {"first": first, "wall": count / wall, "cpu": count / cpu, "rounds": rounds / count}
 
