@@ -20,7 +20,8 @@ def _attack(e: ev.AttackResolved, n: Namer) -> str:
     where = "" if e.location == "torso" else f" (aimed at the {e.location})"
     outcome = (f"{e.hits} hit{'s' if e.hits != 1 else ''}" if e.hit else "miss")
     if e.detail:
-        return f"{n(e.attacker)} {how} {n(e.target)} with {n(e.weapon)} ({e.mode}): {e.detail}: {outcome}."
+        verdict = "" if e.detail.endswith(outcome) else f": {outcome}"   # said once, not twice
+        return f"{n(e.attacker)} {how} {n(e.target)} with {n(e.weapon)} ({e.mode}): {e.detail}{verdict}."
     return (f"{n(e.attacker)} {how} {n(e.target)}{where} with {n(e.weapon)} ({e.mode}): "
             f"attack {e.attack.describe()} against defense {e.defense.describe()}: {outcome}.")
 

@@ -129,6 +129,9 @@ def _specials(match: Match, info: UnitInfo, costs: ActionCosts) -> list[ActionIt
     return items
 
 
+DRAW_NAME = 16           # a longer weapon name is cut to its last word in the action bar
+
+
 def _draw(match: Match, info: UnitInfo, costs: ActionCosts) -> ActionItem:
     if len(info.weapons) < 2:
         return ActionItem("w", "draw", None, False, "one weapon only")
@@ -136,6 +139,7 @@ def _draw(match: Match, info: UnitInfo, costs: ActionCosts) -> ActionItem:
     current = info.weapons.index(info.weapon) if info.weapon in info.weapons else -1
     nxt = info.weapons[(current + 1) % len(info.weapons)]
     spec = session.weapons[nxt]
-    label = f"draw {spec.name.split()[-1].lower()}"
+    name = spec.name if len(spec.name) <= DRAW_NAME else spec.name.split()[-1].lower()
+    label = f"draw {name}"
     cost = costs.draw[(current + 1) % len(info.weapons)]
     return ActionItem("w", label, cost, cost <= info.ap)

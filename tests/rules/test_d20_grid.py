@@ -16,6 +16,7 @@ from game.core.dice import Dice
 from game.core.engine import Battle
 from game.core.events import (AttackResolved, Damaged, DefenseAsked, Defended, InitiativeOrder,
                               InitiativeRolled, Refused, StatusChanged, TurnEnded, TurnSkipped)
+from game.core.narrate import describe
 from game.core.queries import action_costs, preview_attack, reach, unit_info
 from game.rules.d20 import Fighter, Situation, Weapon
 from game.rules.odds import d20_odds
@@ -144,6 +145,7 @@ def test_the_example_combat():
         attack = of(events, AttackResolved)[0]
         assert not attack.hit and (attack.attack.total, attack.defense.total) == (6, 14)
         assert attack.detail == "hit test 6 (d20 5 + DEX 1) against Armor Rating 14: miss"
+        assert describe(attack, str).endswith("Armor Rating 14: miss.")     # the verdict once
         assert not of(events, Damaged) and fight.session.dice.forced_left == 0
 
 
