@@ -110,9 +110,9 @@ class Picture:
         if self._units is None:
             s = self._battle.session
             where = {uid: square for square, uid in s.occupied().items()}
-            side = self.me.info.side
+            side, me = self.me.info.side, self.me.uid
             self._units = [(uid, where[uid], s.side_of(uid) == side, s.is_up(uid))
-                           for uid in s.entities if uid in where and uid != self.me.uid]
+                           for uid in s.entities if uid in where and uid != me]
         return self._units
 
     def _own_units(self) -> list[Known]:

@@ -73,6 +73,7 @@ class Grid:
         for ux, uy in NEIGHBOURS:
             self.near_cover |= padded[1 + uy:1 + uy + self.height, 1 + ux:1 + ux + self.width]
         self.zones = {name: list(squares) for name, squares in (zones or {}).items()}
+        self._zone_sets: dict[str, frozenset[Square]] = {}
         self._views: dict[tuple[int, int, int], View] = {}
         self._covers: dict[tuple, str] = {}     # (defender, dx, dy) -> cover; the terrain never changes
         self._edges: dict[MoveCosts, tuple[np.ndarray, np.ndarray, dict]] = {}
@@ -163,6 +164,13 @@ class Grid:
             return None
         base = costs.diagonal if diagonal else costs.straight
         return base + (costs.rough_extra if self.rough[end[1], end[0]] else 0)
+
+    def zone_set(self, name: str) -> frozenset[Square]:
+        """The squares of a zone, as a set (asked after every command, in a `reach` battle)."""
+        found = self._zone_sets.get(name)
+        if found is None:
+            found = self._zone_sets[name] = frozenset(self.zones.get(name, ()))
+        return found
 
     def reach(self, origin: Square, budget: int, costs: MoveCosts,
               blocked: Iterable[Square] = ()) -> Reach:

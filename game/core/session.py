@@ -180,6 +180,31 @@ class Session:
                 return uid
         return None
 
+    def suppressed_by(self, suppressor: str) -> list[str]:
+        """Units pinned by `suppressor`'s fire."""
+        return [uid for uid, parts in self._parts.items()
+                if c.Suppressed in parts and parts[c.Suppressed].by == suppressor]
+
+    def enemies_on(self, side: str) -> list[tuple[str, Square]]:
+        """(uid, square) of every unit of the other sides that stands on the map."""
+        out = []
+        for uid, parts in self._parts.items():
+            if self._sides[uid] != side:
+                pos = parts.get(c.Position)
+                if pos is not None:
+                    out.append((uid, (pos.x, pos.y)))
+        return out
+
+    def up_squares(self, side: str) -> list[tuple[str, Square]]:
+        """(uid, square) of the side's units that are up."""
+        out = []
+        for uid, parts in self._parts.items():
+            if self._sides[uid] == side and parts[c.Health].state == "ok":
+                pos = parts.get(c.Position)
+                if pos is not None:
+                    out.append((uid, (pos.x, pos.y)))
+        return out
+
     def watchers(self) -> set[str]:
         """Units on overwatch."""
         return {uid for uid, parts in self._parts.items() if c.Overwatch in parts}

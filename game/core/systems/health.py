@@ -74,10 +74,9 @@ def fall(session: Session, uid: str) -> None:
 
 def lift_suppression(session: Session, suppressor: str, reason: str) -> None:
     """End every suppression `suppressor` is keeping up."""
-    for uid, _ in list(session.units()):
-        if session.has(uid, c.Suppressed) and session.get(uid, c.Suppressed).by == suppressor:
-            session.remove(uid, c.Suppressed)
-            session.emit(SuppressionEnded(uid, reason), to=(session.side_of(uid),))
+    for uid in session.suppressed_by(suppressor):
+        session.remove(uid, c.Suppressed)
+        session.emit(SuppressionEnded(uid, reason), to=(session.side_of(uid),))
 
 
 def shift_morale(session: Session, side: str, amount: float, cause: str) -> None:

@@ -37,10 +37,5 @@ def unit_sees(session: Session, uid: str, square: tuple[int, int]) -> bool:
 
 def visible_enemies(session: Session, side: str) -> list[str]:
     """Enemy units standing on a square the side sees (downed ones included)."""
-    out = []
-    for uid, unit in session.units():
-        if unit.side != side:
-            pos = session.position(uid)
-            if pos is not None and session.sees(side, pos):
-                out.append(uid)
-    return out
+    count = session.sight[side].count
+    return [uid for uid, (x, y) in session.enemies_on(side) if count[y, x]]

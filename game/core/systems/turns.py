@@ -128,11 +128,10 @@ def check_victory(session: Session) -> bool:
     standing = [side for side in session.sides if side in up_sides]
     victory = session.setup.scenario.victory
     if victory.type == "reach" and victory.side in standing:
-        zone = set(session.grid.zones.get(victory.zone or "", ()))
-        for uid, unit in session.units():
-            if unit.side == victory.side and session.is_up(uid) and session.position(uid) in zone:
-                finish(session, victory.side, f"{session.side_names[victory.side]} reached the objective")
-                return True
+        zone = session.grid.zone_set(victory.zone or "")
+        if any(square in zone for _, square in session.up_squares(victory.side)):
+            finish(session, victory.side, f"{session.side_names[victory.side]} reached the objective")
+            return True
     if len(standing) <= 1:
         winner = standing[0] if standing else None
         finish(session, winner, "last side standing" if winner else "no one left standing")
