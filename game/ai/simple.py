@@ -55,7 +55,9 @@ class SimplePlayer:
         shot = self._best_shot(battle, me, enemies) if enemies else None
         if shot is not None:
             return shot
-        if me.weapon and me.ammo == 0 and me.spare > 0 and me.ap >= battle.session.weapons[me.weapon].reload_ap:
+        weapon = battle.session.weapons.get(me.weapon) if me.weapon else None
+        if (weapon is not None and weapon.kind == "firearm" and me.ammo == 0 and me.spare > 0
+                and me.ap >= weapon.reload_ap):
             return Reload(uid)
         blade = self._blade(battle, me)
         if blade is not None:

@@ -12,7 +12,8 @@ attack worth most for the target's remaining health and the harm the target can 
 enemies are finished first, the most dangerous hit hardest), and spend any movement left on the
 safest square. Under OpenD6, when it will only shoot, it declares as many actions as its shots
 are worth at their -1D each (one on a nearly dead enemy). With nothing in sight it advances as
-the simple player.
+the simple player, but never back to the square its turn began on (walking off and back is
+pacing, not a plan).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import random
 from dataclasses import replace
 
 from game.ai.levels import Level
-from game.ai.simple import SimplePlayer, walking_distances
+from game.ai.simple import MIN_VALUE, SimplePlayer, walking_distances
 from game.core import components as c
 from game.core.commands import Attack, Command, Declare, EndTurn, Move
 from game.core.engine import Battle
@@ -35,6 +36,8 @@ KILL_BONUS = 0.5          # a likely kill is worth this share of the target over
 THREAT = 0.8              # how much the fire it will take weighs against what it deals
 APPROACH = 0.02           # per square of walk to the nearest enemy: hiding far off is no plan
 WORTH_RANGE = (0.5, 2.0)  # how far an enemy's harm moves the worth of hitting it
+WORTHLESS = 0.01          # an attack worth less than this share of the target per AP, and
+                          # less damage than the simple player shoots for, is not made
 SHORTLIST = 10            # squares weighed by exact odds (after a cheap first sort)
 
 
@@ -48,6 +51,7 @@ class TabletopPlayer:
         self._moved = False
         self._attacked = False
         self._after = False
+        self._start: Square | None = None     # where the unit began its turn
         self._worth: dict[str, float] = {}    # enemy uid -> how much harm it does, by the mean
 
     # --- the turn -----------------------------------------------------------------------------
@@ -59,6 +63,7 @@ class TabletopPlayer:
             return EndTurn("")
         if self._turn != (s.round, uid):
             self._turn, self._moved, self._attacked, self._after = (s.round, uid), False, False, False
+            self._start = s.position(uid)
         me = unit_info(battle, uid)
         if me.state != "ok":
             return EndTurn(uid)
@@ -94,7 +99,9 @@ class TabletopPlayer:
             if move is not None:
                 return move
         fallback = self.scout.next_command(battle)   # no shot from anywhere near: close in
-        return EndTurn(uid) if isinstance(fallback, Move) and self._attacked else fallback
+        if isinstance(fallback, Move) and (self._attacked or fallback.path[-1] == self._start):
+            return EndTurn(uid)           # not back to where the turn began: that is pacing
+        return fallback
 
     def _actions(self, battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> int:
         """OpenD6: how many actions to declare for shooting from where it stands: each shot
@@ -161,7 +168,7 @@ class TabletopPlayer:
     def _best_attack(self, battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> Command | None:
         """The attack worth most: damage up to what the target has left, a kill worth more."""
         costs = action_costs(battle, me.uid).modes
-        best, best_value = None, 0.01
+        best, best_value = None, 0.0
         for enemy in enemies:
             for name in self._modes(battle, me):
                 if name in costs and costs[name] > me.ap:
@@ -170,7 +177,10 @@ class TabletopPlayer:
                 if isinstance(preview, Refused) or preview.ap_cost > me.ap:
                     continue
                 # per AP: an action saved moves the unit, or holds for a reaction (d20)
-                value = self._attack_value(preview, enemy) / max(1, preview.ap_cost) + self._noise()
+                value = self._attack_value(preview, enemy) / max(1, preview.ap_cost)
+                if value <= WORTHLESS and preview.expected_damage / max(1, preview.ap_cost) < MIN_VALUE:
+                    continue              # worth nothing: neither a share of the target nor
+                value += self._noise()    # the damage the simple player would shoot for
                 if value > best_value:
                     best, best_value = Attack(me.uid, enemy.uid, name), value
         return best

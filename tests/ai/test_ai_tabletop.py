@@ -177,3 +177,25 @@ def test_hard_steps_out_of_sight_after_its_shot_and_easy_does_not_look_that_far(
     with e.battle(j_at=hard.path[-1], x_at=(9, 2), x=gunman, rows=rows) as fight:
         assert sightings(fight, "red") == []        # behind the pillar, out of its sight
     assert isinstance(after["easy"], EndTurn)
+
+
+def test_a_weak_blow_is_struck_not_walked_away_from_and_back():
+    """A knife against a giant: each blow is a sliver of its health, still worth striking (as
+    the simple player would). The unit neither walks off and back nor lets its turn go."""
+    from game.ai.levels import HARD
+    from game.ai.tabletop import TabletopPlayer
+    from game.core.commands import Move
+    from tests.rules import test_eclipse_grid as e
+    knife_only = e.jinx(weapons=[{"weapon": "knife"}])
+    with e.battle(j=knife_only, j_at=(4, 2), x_at=(5, 2)) as fight:
+        while fight.session.active != "red-1":
+            fight.submit(EndTurn(fight.session.active))
+        fight.session.use()
+        fight.session.get("blue-1", c.Health).hp = 400
+        player, start, commands = TabletopPlayer("red", 1, HARD), (4, 2), []
+        while fight.session.active == "red-1" and len(commands) < 8:
+            commands.append(player.next_command(fight))
+            assert not isinstance(fight.submit(commands[-1]), Refused)
+        assert isinstance(commands[0], Attack) and commands[0].target == "blue-1"
+        walked = any(isinstance(command, Move) for command in commands)
+        assert not (walked and fight.session.position("red-1") == start)

@@ -8,7 +8,7 @@ from builders import setup, unit
 
 from game.ai import make_player
 from game.core import components as c
-from game.core.commands import ChangeStance, Move
+from game.core.commands import ChangeStance, EndTurn, Move
 from game.core.dice import Dice
 from game.core.engine import Battle
 from game.core.events import Refused
@@ -41,3 +41,22 @@ def test_simple_players_are_never_refused_over_many_battles():
             players = {s.id: make_player("simple", s.id, seed) for s in setup_.scenario.sides}
             result = play(setup_, seed, players, keep_events=False)
             assert result.refused == [], (scenario, seed, result.refused[:3])
+
+
+def test_a_blade_is_never_reloaded():
+    """A knife listed without `spare_magazines: 0` still has the default count of magazines;
+    the simple player reloads firearms only (the engine refuses the rest)."""
+    from game.core.commands import Reload
+    from tests.rules import test_eclipse_grid as e
+
+    knife_only = e.jinx(weapons=[{"weapon": "knife"}])
+    with e.battle(j=knife_only, j_at=(2, 2), x_at=(12, 2)) as fight:
+        while fight.session.active != "red-1":
+            fight.submit(EndTurn(fight.session.active))
+        player = make_player("simple", "red", 1)
+        for _ in range(6):
+            if fight.session.active != "red-1":
+                break
+            command = player.next_command(fight)
+            assert not isinstance(command, Reload)
+            assert not isinstance(fight.submit(command), Refused)
