@@ -99,7 +99,7 @@ class TabletopPlayer:
             if move is not None:
                 return move
         fallback = self.scout.next_command(battle)   # no shot from anywhere near: close in
-        if isinstance(fallback, Move) and (self._attacked or fallback.path[-1] == self._start):
+        if isinstance(fallback, Move) and (self._attacked or fallback.path[-1:] == (self._start,)):
             return EndTurn(uid)           # not back to where the turn began: that is pacing
         return fallback
 
