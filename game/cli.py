@@ -64,14 +64,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ContentError as error:
         print(error, file=sys.stderr)
         return 2
+    except BrokenPipeError:          # output piped into `head` and closed early (an OSError:
+        sys.stderr.close()           # caught before the others)
+        return 0
     except (ValueError, OSError) as error:
         print(f"skirmish: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:          # output piped into `head` and closed early
-        sys.stderr.close()
-        return 0
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -99,7 +99,7 @@ def _validate(paths: Sequence[str]) -> int:
 def _sim(args: argparse.Namespace) -> int:
     from game.ai import make_player
     from game.content.loader import load_setup
-    from game.core.narrate import describe
+    from game.core.narrate import describe, tell
     from game.sim import play
 
     setup = load_setup(args.scenario, ruleset=args.ruleset)
@@ -122,8 +122,8 @@ def _sim(args: argparse.Namespace) -> int:
         names = {s.id: s.name for s in setup.scenario.sides} | {w.id: w.name for w in setup.weapons}
         names |= _unit_names(setup) | {setup.scenario.id: setup.scenario.name}
         namer = lambda ident: names.get(ident, ident)  # noqa: E731
-        for event in result.events:
-            print(describe(event, namer))
+        for line in tell(result.events, lambda event: describe(event, namer), namer):
+            print(line)
         print(f"Winner: {labels[result.winner] if result.winner else 'none (a draw)'}; "
               f"{result.rounds} rounds, {result.commands} commands, seed {seed}.")
         return 0

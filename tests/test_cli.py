@@ -83,3 +83,13 @@ def test_module_entry_point_prints_help():
     done = subprocess.run([sys.executable, "-m", "game", "--help"], capture_output=True, text=True,
                           cwd=ROOT, timeout=60)
     assert done.returncode == 0 and "sim" in done.stdout and "validate" in done.stdout
+
+
+def test_a_log_piped_into_a_reader_that_stops_early_ends_quietly():
+    """`skirmish sim ... | head -1`: no "Broken pipe" message, no traceback, exit 0."""
+    process = subprocess.Popen([sys.executable, "-m", "game", "sim", "depot", "--seed", "3"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    assert process.stdout.readline().startswith(b"Battle begins")
+    process.stdout.close()
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 0 and err == b""

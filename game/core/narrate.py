@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from game.core import events as ev
 
@@ -13,6 +13,33 @@ def describe(event: ev.Event, name: Namer) -> str:
     """One line for the log. `name` turns a uid (or side id) into a display name."""
     teller = _TELLERS.get(type(event))
     return teller(event, name) if teller else event.kind.replace("_", " ")
+
+
+def tell(events: Iterable[ev.Event], line: Callable[[ev.Event], str],
+         name: Namer) -> list[str]:
+    """The log's lines for `events`, each told by `line`, but a unit's steps one after another
+    (nothing happening between them) are one line: where it went, and the AP it all cost."""
+    lines: list[str] = []
+    walk: list[ev.Moved] = []
+    for event in events:
+        if isinstance(event, ev.Moved) and walk and (walk[-1].unit, walk[-1].end) == (event.unit, event.start):
+            walk.append(event)
+            continue
+        if walk:
+            lines.append(line(walk[0]) if len(walk) == 1 else _walked(walk, name))
+        walk = [event] if isinstance(event, ev.Moved) else []
+        if not walk:
+            lines.append(line(event))
+    if walk:
+        lines.append(line(walk[0]) if len(walk) == 1 else _walked(walk, name))
+    return lines
+
+
+def _walked(steps: list[ev.Moved], n: Namer) -> str:
+    rough = sum(step.rough for step in steps)
+    over = f", {rough} of them rough ground" if rough else ""
+    return (f"{n(steps[0].unit)} moves {len(steps)} squares to {steps[-1].end} "
+            f"({sum(step.ap_cost for step in steps)} AP{over}; {steps[-1].ap_left} left).")
 
 
 def _attack(e: ev.AttackResolved, n: Namer) -> str:

@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, RichLog, Static
 
+from game.core.narrate import tell
 from game.core.queries import UnitInfo, explored_squares, preview_attack, reach
 from game.ui import players
 from game.ui.actions import action_items
@@ -289,17 +290,17 @@ class BattleScreen(Orders, TurnFlow, GameScreen):
         log = self.query_one("#log", RichLog)
         log.clear()
         events = self.match.seen_by(self.viewer)
-        for event in events:
-            log.write(self.match.tell(event))
+        for line in tell(events, self.match.tell, self.match.name):
+            log.write(line)
         if not events:
             session = self.match.battle.session
             log.write(f"{session.setup.scenario.name}, round {session.round}: the battle goes on.")
 
     def write_log(self, events) -> None:
         log = self.query_one("#log", RichLog)
-        for event in events:
-            if self.viewer in event.seen_by:
-                log.write(self.match.tell(event))
+        seen = [event for event in events if self.viewer in event.seen_by]
+        for line in tell(seen, self.match.tell, self.match.name):
+            log.write(line)
 
     def say(self, text: str) -> None:
         self.query_one("#log", RichLog).write(text)

@@ -1,0 +1,35 @@
+"""The readable log: a walk is one line, everything else one line per event."""
+
+from __future__ import annotations
+
+from game.core import events as ev
+from game.core.narrate import describe, tell
+
+NAMES = {"a-1": "Ann", "b-1": "Bo"}.get
+
+
+def step(unit: str, start, end, cost: int, left: int, rough: bool = False) -> ev.Moved:
+    return ev.Moved(unit=unit, start=start, end=end, ap_cost=cost, ap_left=left, rough=rough)
+
+
+def lines(events) -> list[str]:
+    return tell(events, lambda e: describe(e, NAMES), NAMES)
+
+
+def test_steps_in_a_row_are_one_line_with_the_whole_cost():
+    walk = [step("a-1", (0, 0), (1, 0), 4, 12), step("a-1", (1, 0), (2, 1), 6, 6, rough=True),
+            step("a-1", (2, 1), (3, 1), 4, 2)]
+    assert lines(walk) == ["Ann moves 3 squares to (3, 1) (14 AP, 1 of them rough ground; 2 left)."]
+
+
+def test_a_single_step_reads_as_before():
+    one = step("a-1", (0, 0), (1, 0), 4, 12)
+    assert lines([one]) == [describe(one, NAMES)]
+
+
+def test_what_happens_on_the_way_splits_the_walk():
+    first, second = step("a-1", (0, 0), (1, 0), 4, 12), step("a-1", (1, 0), (2, 0), 4, 8)
+    seen = ev.OverwatchTriggered(unit="b-1", mover="a-1", at=(1, 0))
+    out = lines([first, seen, second, step("b-1", (5, 5), (5, 6), 4, 10)])
+    assert out == [describe(first, NAMES), describe(seen, NAMES), describe(second, NAMES),
+                   "Bo moves to (5, 6) (4 AP; 10 left)."]
