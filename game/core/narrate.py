@@ -22,7 +22,8 @@ def tell(events: Iterable[ev.Event], line: Callable[[ev.Event], str],
     lines: list[str] = []
     walk: list[ev.Moved] = []
     for event in events:
-        if isinstance(event, ev.Moved) and walk and (walk[-1].unit, walk[-1].end) == (event.unit, event.start):
+        if (isinstance(event, ev.Moved) and walk
+                and (walk[-1].unit, walk[-1].end) == (event.unit, event.start)):
             walk.append(event)
             continue
         if walk:

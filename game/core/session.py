@@ -173,6 +173,11 @@ class Session:
         pos = self._parts[uid].get(c.Position)
         return None if pos is None else (pos.x, pos.y)
 
+    def where(self, uid: str) -> tuple[Square, ...]:
+        """The unit's square, as `emit`'s squares: none when it is off the map."""
+        pos = self.position(uid)
+        return () if pos is None else (pos,)
+
     def occupant(self, square: Square) -> str | None:
         for uid, parts in self._parts.items():
             pos = parts.get(c.Position)
@@ -250,10 +255,13 @@ class Session:
         return bool(self.sight[side].count[square[1], square[0]])
 
     def emit(self, event: Event, *squares: Square, to: tuple[str, ...] = ()) -> Event:
-        """Record an event, noting which sides saw it: no squares means everyone did."""
+        """Record an event, noting which sides saw it: the sides in `to`, and those that see one
+        of `squares`; with neither, everyone did."""
         if squares:
             seen = tuple(side for side in self.sides
                          if side in to or any(self.sight[side].count[y, x] for x, y in squares))
+        elif to:
+            seen = tuple(side for side in self.sides if side in to)
         else:
             seen = tuple(self.sides)
         object.__setattr__(event, "seen_by", seen)

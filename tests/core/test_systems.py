@@ -10,7 +10,7 @@ from game.core.commands import (Attack, ChangeStance, Draw, EndTurn, Move, Reloa
 from game.core.dice import Dice
 from game.core.engine import Battle
 from game.core.events import (AttackResolved, HealAttempted, HealthChanged, MoveStopped, Moved,
-                              OverwatchTriggered, Refused)
+                              OverwatchEnded, OverwatchTriggered, Refused, TurnEnded)
 
 OPEN = ["." * 12 for _ in range(6)]
 
@@ -238,6 +238,19 @@ def test_events_out_of_a_sides_sight_are_not_seen_by_it():
         b.submit(EndTurn("a-1"))
         moved = of(b.submit(Move("b-1", ((11, 1),))), Moved)[0]
         assert moved.seen_by == ("b",)
+
+
+def test_a_hidden_units_own_news_stays_with_its_side():
+    """Behind the wall, b's watcher sets overwatch, and its new turn ends the watch: the other
+    side learns neither that it watched nor when its turn ended."""
+    rows = ["......#......", "......#......", "......#......"]
+    watcher = unit("watcher", weapons=("rifle",), abilities={"overwatch": 1})
+    with battle({"a": [(unit("here"), (0, 1))], "b": [(watcher, (12, 1))]}, [9, 1],
+                rows=rows, ambush="a") as b:
+        b.submit(EndTurn("a-1"))
+        watching = b.submit(SetOverwatch("b-1", (8, 1)))           # it ends the turn, too
+        ended = of(watching, TurnEnded) + of(b.submit(EndTurn("a-1")), OverwatchEnded)
+        assert len(ended) == 2 and all(event.seen_by == ("b",) for event in ended)
 
 
 def test_an_unseen_unit_in_the_way_stops_the_move():

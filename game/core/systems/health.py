@@ -61,7 +61,7 @@ def fall(session: Session, uid: str) -> None:
     session.records[side].casualties += 1
     if session.has(uid, c.Overwatch):
         session.remove(uid, c.Overwatch)
-        session.emit(OverwatchEnded(uid, "down"), to=(side,))
+        session.emit(OverwatchEnded(uid, "down"), *session.where(uid), to=(side,))
     lift_suppression(session, uid, "the suppressor is down")
     refresh_view(session, uid)
     points = session.get(uid, c.Stats).morale
@@ -76,7 +76,7 @@ def lift_suppression(session: Session, suppressor: str, reason: str) -> None:
     """End every suppression `suppressor` is keeping up."""
     for uid in session.suppressed_by(suppressor):
         session.remove(uid, c.Suppressed)
-        session.emit(SuppressionEnded(uid, reason), to=(session.side_of(uid),))
+        session.emit(SuppressionEnded(uid, reason), *session.where(uid), to=(session.side_of(uid),))
 
 
 def shift_morale(session: Session, side: str, amount: float, cause: str) -> None:

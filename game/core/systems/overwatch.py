@@ -81,8 +81,10 @@ def fire(session: Session, uid: str, target: str, held_ap: int) -> None:
             try:
                 plan = attack.plan_attack(session, uid, target, mode.name, "torso", 0, held_ap=held_ap)
             except Illegal as why:
-                session.emit(OverwatchEnded(uid, f"could not fire: {why}"), to=(session.side_of(uid),))
+                session.emit(OverwatchEnded(uid, f"could not fire: {why}"), *session.where(uid),
+                             to=(session.side_of(uid),))
                 return
             attack.carry_out(session, plan, reaction=True)
             return
-    session.emit(OverwatchEnded(uid, "not enough AP held to fire"), to=(session.side_of(uid),))
+    session.emit(OverwatchEnded(uid, "not enough AP held to fire"), *session.where(uid),
+                 to=(session.side_of(uid),))

@@ -70,7 +70,7 @@ def start_round(session: Session) -> None:
 def end_turn(session: Session, uid: str) -> None:
     if session.rules.grid:
         session.rules.end_turn(session, uid)
-    session.emit(TurnEnded(uid), to=(session.side_of(uid),))
+    session.emit(TurnEnded(uid), *session.where(uid), to=(session.side_of(uid),))
     if not check_victory(session):
         advance(session)
 
@@ -95,14 +95,15 @@ def begin_turn(session: Session, uid: str) -> bool:
     side = session.side_of(uid)
     if session.has(uid, c.Overwatch):
         session.remove(uid, c.Overwatch)
-        session.emit(OverwatchEnded(uid, "new turn"), to=(side,))
+        session.emit(OverwatchEnded(uid, "new turn"), *session.where(uid), to=(side,))
     lift_suppression(session, uid, "the suppressor let up")
     ap = session.get(uid, c.ActionPoints)
     grant = ap.per_turn - ap.debt
     if grant <= 0:
         ap.debt -= ap.per_turn
         ap.current = 0
-        session.emit(TurnSkipped(uid, f"still busy with a long action ({ap.debt} AP to go)"), to=(side,))
+        session.emit(TurnSkipped(uid, f"still busy with a long action ({ap.debt} AP to go)"),
+                     *session.where(uid), to=(side,))
         return False
     owed, ap.debt, ap.current = ap.debt, 0, grant
     session.add(uid, c.TurnState())
@@ -110,7 +111,7 @@ def begin_turn(session: Session, uid: str) -> bool:
         why = session.rules.begin_turn(session, uid)
         if why is not None or not session.is_up(uid):
             if session.is_up(uid):
-                session.emit(TurnSkipped(uid, why), to=(side,))
+                session.emit(TurnSkipped(uid, why), *session.where(uid), to=(side,))
             return False
     session.emit(TurnStarted(uid, side, session.round, ap.current, owed))
     if session.has(uid, c.Suppressed):
