@@ -21,18 +21,21 @@ def tell(events: Iterable[ev.Event], line: Callable[[ev.Event], str],
     (nothing happening between them) are one line: where it went, and the AP it all cost."""
     lines: list[str] = []
     walk: list[ev.Moved] = []
-    for event in events:
-        if (isinstance(event, ev.Moved) and walk
-                and (walk[-1].unit, walk[-1].end) == (event.unit, event.start)):
-            walk.append(event)
-            continue
+
+    def end_walk() -> None:
         if walk:
             lines.append(line(walk[0]) if len(walk) == 1 else _walked(walk, name))
-        walk = [event] if isinstance(event, ev.Moved) else []
-        if not walk:
+            walk.clear()
+
+    for event in events:
+        if isinstance(event, ev.Moved):
+            if walk and (walk[-1].unit, walk[-1].end) != (event.unit, event.start):
+                end_walk()
+            walk.append(event)
+        else:
+            end_walk()
             lines.append(line(event))
-    if walk:
-        lines.append(line(walk[0]) if len(walk) == 1 else _walked(walk, name))
+    end_walk()
     return lines
 
 

@@ -21,9 +21,8 @@ def apply_damage(session: Session, uid: str, source: str, roll: DamageRoll, dama
     health.hp -= roll.taken
     if roll.taken and health.state != "ok":
         health.stabilized = False          # fresh wounds undo first aid
-    square = session.position(uid)
     session.emit(Damaged(uid, source, roll.rolls, roll.rolled, damage_type, roll.resisted,
-                         roll.taken, before, health.hp), *([square] if square else []),
+                         roll.taken, before, health.hp), *session.where(uid),
                  to=(session.side_of(uid),))
     if source in session.entities and roll.taken:
         session.records[session.side_of(source)].damage_dealt += roll.taken
@@ -42,9 +41,8 @@ def set_state(session: Session, uid: str, new: str, cause: str) -> None:
     if new == "ok":
         health.stabilized = False
         health.heal_ds.clear()
-    square = session.position(uid)
     label = {"unconscious": "knocked_out"}.get(new, "revived" if new == "ok" else new)
-    session.emit(HealthChanged(uid, label, health.hp, cause), *([square] if square else []),
+    session.emit(HealthChanged(uid, label, health.hp, cause), *session.where(uid),
                  to=(session.side_of(uid),))
     if old == "ok":
         fall(session, uid)
