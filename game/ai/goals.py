@@ -21,6 +21,7 @@ REACH = 0.9           # ... toward an objective the side must reach
 HURRY_FROM = 0.35     # share of the rounds after which a side that must win presses harder
 WIN = 1000.0          # standing on the objective that wins the battle at once
 HURRY = 2.5           # how much harder, by the last round
+CALM = 0.7            # how much less the harm it expects weighs, by the last round
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,13 +34,19 @@ class Stance:
     guard: bool           # stay near the targets rather than on them
 
 
+def lateness(battle: Battle) -> tuple[float, float]:
+    """(share of the rounds gone, how hard to press: 0 until HURRY_FROM, 1 by the last round)."""
+    s = battle.session
+    late = s.round / max(1, s.setup.scenario.victory.max_rounds)
+    return late, max(0.0, late - HURRY_FROM) / (1.0 - HURRY_FROM)
+
+
 def stance_for(battle: Battle, side: str, picture: Picture) -> Stance:
     s = battle.session
     victory = s.setup.scenario.victory
-    late = s.round / max(1, victory.max_rounds)
-    push = max(0.0, late - HURRY_FROM) / (1.0 - HURRY_FROM)
+    late, push = lateness(battle)
     hurry = 1.0 + HURRY * push
-    caution = 1.0 - 0.7 * push
+    caution = 1.0 - CALM * push
     morale = s.morale_modifier(side)
     foes = [f.square for f in picture.foes]
     if victory.type == "reach" and victory.zone in s.grid.zones:

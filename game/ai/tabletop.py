@@ -11,9 +11,11 @@ will take there (the enemies' exact odds against it, on that square), walk there
 attack worth most for the target's remaining health and the harm the target can do (wounded
 enemies are finished first, the most dangerous hit hardest), and spend any movement left on the
 safest square. Under OpenD6, when it will only shoot, it declares as many actions as its shots
-are worth at their -1D each (one on a nearly dead enemy). With nothing in sight it advances as
-the simple player, but never back to the square its turn began on (walking off and back is
-pacing, not a plan).
+are worth at their -1D each (one on a nearly dead enemy). Ways of firing that would empty its
+magazines before the fight is over (a d20 full auto) count for the share of it they last. As
+the round limit nears it fears less and closes in, as under skirmish (`goals.lateness`).
+With nothing in sight it advances as the simple player, but never back to the square its turn
+began on (walking off and back is pacing, not a plan).
 """
 
 from __future__ import annotations
@@ -21,13 +23,14 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from game.ai.goals import CALM, HURRY, lateness
 from game.ai.levels import Level
 from game.ai.simple import MIN_VALUE, SimplePlayer, walking_distances
 from game.core import components as c
 from game.core.commands import Attack, Command, Declare, EndTurn, Move
 from game.core.engine import Battle
 from game.core.events import Refused
-from game.core.queries import (Sighting, UnitInfo, action_costs, declaring, preview_attack,
+from game.core.queries import (AttackPreview, Sighting, UnitInfo, action_costs, declaring, preview_attack,
                                reach, standing_at, unit_info)
 
 Square = tuple[int, int]
@@ -38,6 +41,7 @@ APPROACH = 0.02           # per square of walk to the nearest enemy: hiding far 
 WORTH_RANGE = (0.5, 2.0)  # how far an enemy's harm moves the worth of hitting it
 WORTHLESS = 0.01          # an attack worth less than this share of the target per AP, and
                           # less damage than the simple player shoots for, is not made
+FIGHT_TURNS = 6           # turns of fighting a unit's ammunition should last
 SHORTLIST = 10            # squares weighed by exact odds (after a cheap first sort)
 
 
@@ -170,30 +174,51 @@ class TabletopPlayer:
         costs = action_costs(battle, me.uid).modes
         best, best_value = None, 0.0
         for enemy in enemies:
+            previews = []
             for name in self._modes(battle, me):
                 if name in costs and costs[name] > me.ap:
                     continue
                 preview = preview_attack(battle, me.uid, enemy.uid, name)
-                if isinstance(preview, Refused) or preview.ap_cost > me.ap:
-                    continue
+                if not isinstance(preview, Refused) and preview.ap_cost <= me.ap:
+                    previews.append(preview)
+            for preview, lasting in self._lasting(battle, me, previews):
                 # per AP: an action saved moves the unit, or holds for a reaction (d20)
-                value = self._attack_value(preview, enemy) / max(1, preview.ap_cost)
+                value = self._attack_value(preview, enemy) * lasting / max(1, preview.ap_cost)
                 if value <= WORTHLESS and preview.expected_damage / max(1, preview.ap_cost) < MIN_VALUE:
                     continue              # worth nothing: neither a share of the target nor
                 value += self._noise()    # the damage the simple player would shoot for
                 if value > best_value:
-                    best, best_value = Attack(me.uid, enemy.uid, name), value
+                    best, best_value = Attack(me.uid, enemy.uid, preview.mode), value
         return best
+
+    def _lasting(self, battle: Battle, me: UnitInfo, previews: list[AttackPreview]
+                 ) -> list[tuple[AttackPreview, float]]:
+        """Each attack with how long its way of firing lasts, against the one that lasts longest
+        (1.0): the share of the fight still to come (FIGHT_TURNS) that the ammunition the unit
+        carries keeps it going. A d20 full auto empties the magazine: with one spare, two such
+        volleys and the gun is dry, where single shots last the battle."""
+        if not self.level.lookahead or not any(p.rounds > 1 for p in previews):
+            return [(p, 1.0) for p in previews]
+        s = battle.session
+        left = s.setup.scenario.victory.max_rounds - s.round + 1
+        fight = me.ap_per_turn * max(1, min(FIGHT_TURNS, left))
+        carried = me.ammo + me.spare * me.magazine
+        lasts = [min(1.0, (carried // max(1, p.rounds)) * p.ap_cost / fight) if p.rounds else 1.0
+                 for p in previews]
+        most = max(lasts)
+        return [(p, last / most) for p, last in zip(previews, lasts)]
 
     def _offense(self, battle: Battle, me: UnitInfo, enemies: list[Sighting], spare: int) -> float:
         """The best attack's worth from where the unit (hypothetically) stands, within `spare` AP."""
         best = 0.0
         for enemy in enemies:
+            previews = []
             for name in self._modes(battle, me):
                 preview = preview_attack(battle, me.uid, enemy.uid, name, threat=True)
-                if isinstance(preview, Refused) or preview.ap_cost > spare:
-                    continue
-                best = max(best, self._attack_value(preview, enemy))
+                if not isinstance(preview, Refused) and preview.ap_cost <= spare:
+                    previews.append(preview)
+            for preview, lasting in self._lasting(battle, me, previews):
+                best = max(best, self._attack_value(preview, enemy) * lasting)
         return best
 
     def _danger(self, battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> float:
@@ -238,6 +263,7 @@ class TabletopPlayer:
         nearest = min(enemies, key=lambda e: max(abs(e.square[0] - me.square[0]),
                                                  abs(e.square[1] - me.square[1]))).square
         walk = walking_distances(grid, nearest)
+        push = lateness(battle)[1]       # as the round limit nears, fear less and close in
         best, best_score = me.square, None
         for square in shortlist:
             moved = max(abs(square[0] - me.square[0]), abs(square[1] - me.square[1]))
@@ -249,10 +275,10 @@ class TabletopPlayer:
                 offense = (self._offense(battle, me, enemies, me.ap - prices_of(area, square))
                            if shooting else 0.0)
             # `easy` (lookahead 0) weighs this command's gain only, not the fire it will take.
-            threat = THREAT if self.level.lookahead else 0.0
+            threat = THREAT * (1.0 - CALM * push) if self.level.lookahead else 0.0
             score = offense - threat * danger + self._noise()
             if shooting:
-                score -= APPROACH * float(walk[square[1], square[0]]) / 3   # walk counts 3 a square
+                score -= APPROACH * (1.0 + HURRY * push) * float(walk[square[1], square[0]]) / 3
             if square == me.square:
                 score += 0.02                   # staying put wins ties
             if best_score is None or score > best_score:

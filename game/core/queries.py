@@ -285,6 +285,7 @@ class AttackPreview:
     damage_per_hit: float            # expected, after armor
     expected_damage: float
     how: str = ""                    # how the dice decide, under rulesets other than skirmish
+    rounds: int = 0                  # ammunition it spends
 
 
 def preview_attack(battle: Battle, uid: str, target: str, mode: str | None = None,
@@ -304,7 +305,8 @@ def preview_attack(battle: Battle, uid: str, target: str, mode: str | None = Non
             odds = rules.preview(s, plan)
         except Illegal as why:
             return Refused(str(why))
-        return AttackPreview(uid, target, plan.weapon.id, plan.mode.name, 0, plan.ap_cost, **odds)
+        return AttackPreview(uid, target, plan.weapon.id, plan.mode.name, 0, plan.ap_cost, **odds,
+                             rounds=plan.rof if plan.weapon.kind == "firearm" else 0)
     sit = attack.situation(s, plan)
     me, them = s.combatant(uid), s.combatant(target)
     att_attr = rules.p.skill_attributes.get(plan.weapon.skill)
@@ -331,4 +333,5 @@ def preview_attack(battle: Battle, uid: str, target: str, mode: str | None = Non
     expected = sum(k * p for k, p in enumerate(hits)) * per_hit
     return AttackPreview(uid, target, plan.weapon.id, plan.mode.name, plan.aim_level, plan.ap_cost,
                          tuple((k, v) for k, v in attack_mods if v), tuple((k, v) for k, v in defense_mods if v),
-                         1.0 - hits[0], tuple(hits), per_hit, expected)
+                         1.0 - hits[0], tuple(hits), per_hit, expected,
+                         rounds=plan.rof if plan.weapon.kind == "firearm" else 0)
