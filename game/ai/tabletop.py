@@ -12,7 +12,7 @@ attack worth most for the target's remaining health and the harm the target can 
 enemies are finished first, the most dangerous hit hardest), and spend any movement left on the
 safest square. Under OpenD6, when it will only shoot, it declares as many actions as its shots
 are worth at their -1D each (one on a nearly dead enemy). Ways of firing that would empty its
-magazines before the fight is over (a d20 full auto) count for the share of it they last. As
+last magazine within two turns (a d20 full auto) count for the share of them they last. As
 the round limit nears it fears less and closes in, as under skirmish (`goals.lateness`).
 With nothing in sight it advances as the simple player, but never back to the square its turn
 began on (walking off and back is pacing, not a plan).
@@ -41,7 +41,7 @@ APPROACH = 0.02           # per square of walk to the nearest enemy: hiding far 
 WORTH_RANGE = (0.5, 2.0)  # how far an enemy's harm moves the worth of hitting it
 WORTHLESS = 0.01          # an attack worth less than this share of the target per AP, and
                           # less damage than the simple player shoots for, is not made
-FIGHT_TURNS = 6           # turns of fighting a unit's ammunition should last
+FIGHT_TURNS = 2           # turns ahead a way of firing should leave the unit rounds for
 SHORTLIST = 10            # squares weighed by exact odds (after a cheap first sort)
 
 
@@ -194,9 +194,9 @@ class TabletopPlayer:
     def _lasting(self, battle: Battle, me: UnitInfo, previews: list[AttackPreview]
                  ) -> list[tuple[AttackPreview, float]]:
         """Each attack with how long its way of firing lasts, against the one that lasts longest
-        (1.0): the share of the fight still to come (FIGHT_TURNS) that the ammunition the unit
-        carries keeps it going. A d20 full auto empties the magazine: with one spare, two such
-        volleys and the gun is dry, where single shots last the battle."""
+        (1.0): the share of its next FIGHT_TURNS turns (or of the rounds left) that the rounds
+        the unit carries would keep it firing that way. A d20 full auto empties the magazine: on
+        the last one, it is one volley and a dry gun, where bursts last."""
         if not self.level.lookahead or not any(p.rounds > 1 for p in previews):
             return [(p, 1.0) for p in previews]
         s = battle.session

@@ -202,28 +202,30 @@ def test_a_weak_blow_is_struck_not_walked_away_from_and_back():
 
 
 def test_under_d20_it_keeps_its_magazine_for_the_fight_and_empties_it_at_the_end():
-    """A d20 full auto fires the whole magazine for +4: a fine volley, and with the magazines a
-    unit carries, three of them and the gun is dry. Early on it takes the attacks that last;
-    with the round limit at hand it empties the magazine."""
+    """A d20 full auto fires the whole magazine for +4: a fine volley, and on the last magazine
+    the gun is dry after it. Early on it bursts (8 rounds); with the round limit at hand it
+    empties the magazine. With spare magazines it fires full auto."""
     from game.ai.levels import HARD
     from game.ai.tabletop import TabletopPlayer
     from tests.rules.test_d20_grid import RIFLE, battle as d20_battle, unit as d20_unit
     red = d20_unit("gunner", "Gunner", dex=2, weapons=("rifle",))
     blue = d20_unit("target", "Target", ar=10, hp=40)
     chosen = {}
-    for level, late in ((HARD, False), (HARD, True)):
+    for level, late, spare in ((HARD, False, 0), (HARD, True, 0), (HARD, False, 2)):
         with d20_battle([(red, (2, 2))], [(blue, (8, 2))], initiative=(20, 1)) as fight:
             s = fight.session
             s.use()
+            s.get(s.active, c.Loadout).current.spare = spare
             if late:
                 s.round = s.setup.scenario.victory.max_rounds
             me = unit_info(fight, s.active)
             assert me.side == "red" and me.magazine == RIFLE.magazine
             command = TabletopPlayer("red", 1, level).next_command(fight)
             assert isinstance(command, Attack), command
-            chosen[level.name, late] = command.mode
-    assert chosen["hard", True] == "full_auto"        # nothing left to keep the rounds for
-    assert chosen["hard", False] == "burst"           # the fight goes on: 8 rounds, not 30
+            chosen[late, spare] = command.mode
+    assert chosen[True, 0] == "full_auto"         # nothing left to keep the rounds for
+    assert chosen[False, 0] == "burst"            # the fight goes on: 8 rounds, not the last 30
+    assert chosen[False, 2] == "full_auto"        # two more magazines: the volley
 
 
 def test_both_players_press_harder_only_once_a_third_of_the_rounds_are_gone():
