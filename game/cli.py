@@ -99,6 +99,7 @@ def _validate(paths: Sequence[str]) -> int:
 def _sim(args: argparse.Namespace) -> int:
     from game.ai import make_player
     from game.content.loader import load_setup
+    from game.core.events import TurnUnseen
     from game.core.narrate import describe, tell
     from game.sim import play
 
@@ -122,7 +123,8 @@ def _sim(args: argparse.Namespace) -> int:
         names = {s.id: s.name for s in setup.scenario.sides} | {w.id: w.name for w in setup.weapons}
         names |= _unit_names(setup) | {setup.scenario.id: setup.scenario.name}
         namer = lambda ident: names.get(ident, ident)  # noqa: E731
-        for line in tell(result.events, lambda event: describe(event, namer), namer):
+        told = [e for e in result.events if not isinstance(e, TurnUnseen)]   # the log sees all
+        for line in tell(told, lambda event: describe(event, namer), namer):
             print(line)
         print(f"Winner: {labels[result.winner] if result.winner else 'none (a draw)'}; "
               f"{result.rounds} rounds, {result.commands} commands, seed {seed}.")

@@ -102,6 +102,16 @@ class TurnStarted(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TurnUnseen(Event):
+    """A unit's turn begins where a side cannot see it: that side learns only that it acts."""
+
+    kind: ClassVar[str] = "turn_unseen"
+    unit: str
+    side: str
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
 class TurnSkipped(Event):
     kind: ClassVar[str] = "turn_skipped"
     unit: str

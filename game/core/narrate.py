@@ -100,6 +100,7 @@ _TELLERS: dict[type, Callable] = {
     ev.RoundStarted: lambda e, n: f"Round {e.round} begins.",
     ev.TurnStarted: lambda e, n: (f"{n(e.unit)}'s turn: {e.ap} AP"
                                   + (f" ({e.debt} still owed)" if e.debt else "") + "."),
+    ev.TurnUnseen: lambda e, n: f"{n(e.unit)} acts, out of sight.",
     ev.TurnSkipped: lambda e, n: f"{n(e.unit)} skips the turn: {e.reason}.",
     ev.TurnEnded: lambda e, n: f"{n(e.unit)} ends the turn.",
     ev.BattleEnded: lambda e, n: (f"Battle over: {n(e.winner)} wins ({e.reason})." if e.winner

@@ -10,7 +10,9 @@ from game.core.commands import (Attack, ChangeStance, Draw, EndTurn, Move, Reloa
 from game.core.dice import Dice
 from game.core.engine import Battle
 from game.core.events import (AttackResolved, HealAttempted, HealthChanged, MoveStopped, Moved,
-                              OverwatchEnded, OverwatchTriggered, Refused, TurnEnded)
+                              OverwatchEnded, OverwatchTriggered, Refused, TurnEnded,
+                              TurnStarted, TurnUnseen)
+from game.core.narrate import describe
 
 OPEN = ["." * 12 for _ in range(6)]
 
@@ -251,6 +253,23 @@ def test_a_hidden_units_own_news_stays_with_its_side():
         watching = b.submit(SetOverwatch("b-1", (8, 1)))           # it ends the turn, too
         ended = of(watching, TurnEnded) + of(b.submit(EndTurn("a-1")), OverwatchEnded)
         assert len(ended) == 2 and all(event.seen_by == ("b",) for event in ended)
+
+
+def test_a_hidden_units_turn_tells_the_other_side_only_that_it_acts():
+    """Its own side (and whoever sees it) learns its AP; the side that cannot see it, only that
+    it acts out of sight."""
+    rows = ["......#......", "......#......", "......#......"]
+    with battle({"a": [(unit("here"), (0, 1))], "b": [(unit("there"), (12, 1))]}, [9, 1],
+                rows=rows, ambush="a") as b:
+        events = b.submit(EndTurn("a-1"))
+        started, unseen = of(events, TurnStarted), of(events, TurnUnseen)
+        assert [(e.unit, e.seen_by) for e in started] == [("b-1", ("b",))]
+        assert [(e.unit, e.seen_by) for e in unseen] == [("b-1", ("a",))]
+        assert describe(unseen[0], b.names().get) == "There acts, out of sight."
+    with battle({"a": [(unit("here"), (4, 1))], "b": [(unit("there"), (8, 1))]}, [9, 1],
+                ambush="a") as b:          # in the open, each sees the other
+        events = b.submit(EndTurn("a-1"))
+        assert of(events, TurnStarted)[0].seen_by == ("a", "b") and not of(events, TurnUnseen)
 
 
 def test_an_unseen_unit_in_the_way_stops_the_move():

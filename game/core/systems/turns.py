@@ -6,7 +6,7 @@ from game.content.deploy import deploy
 from game.core import components as c
 from game.core.events import (BattleEnded, BattleStarted, InitiativeOrder, InitiativeRolled,
                               OverwatchEnded, RoundStarted, TurnEnded,
-                              TurnSkipped, TurnStarted)
+                              TurnSkipped, TurnStarted, TurnUnseen)
 from game.core.session import MoralePool, Session
 from game.core.systems import suppression
 from game.core.systems.health import bleed, lift_suppression
@@ -113,7 +113,13 @@ def begin_turn(session: Session, uid: str) -> bool:
             if session.is_up(uid):
                 session.emit(TurnSkipped(uid, why), *session.where(uid), to=(side,))
             return False
-    session.emit(TurnStarted(uid, side, session.round, ap.current, owed))
+    # Its side, and whoever sees it, learn its AP; the others only that it acts, out of sight.
+    session.emit(TurnStarted(uid, side, session.round, ap.current, owed), *session.where(uid), to=(side,))
+    square = session.position(uid)
+    blind = tuple(other for other in session.sides
+                  if other != side and (square is None or not session.sees(other, square)))
+    if blind:
+        session.emit(TurnUnseen(uid, side, session.round), to=blind)
     if session.has(uid, c.Suppressed):
         suppression.try_break(session, uid)
         if not session.is_up(uid):
