@@ -59,7 +59,8 @@ def _board(battle: Battle, a: Assessor, pic: Picture, level: Level, rng: random.
         cover = geo.cover_level(a.grid, square, foe.square)
         return a.reaction(foe, me, cover)
 
-    dest = destinations(battle, me.uid, budget, cones, reaction, level.squares, rng, pic.blocked())
+    dest = destinations(battle, me.uid, budget, cones, reaction, level.squares, rng,
+                        pic.blocked() if budget > 0 else [])
     stance = stance_for(battle, me.info.side, pic)
     if len(dest) == 1 and not _may_revive(a, pic, level):
         # Staying put: every option shares the square's exposure, goal and next-turn terms,
