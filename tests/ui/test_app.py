@@ -108,6 +108,21 @@ async def test_a_broken_scenario_file_shows_every_problem(save_dir, tmp_path):
         assert "Traceback" not in screen_text(app)
 
 
+async def test_a_tall_terminal_lists_every_scenario_and_a_small_one_scrolls(save_dir):
+    for size, shown in (((120, 40), "all"), ((80, 24), "some")):
+        app = make_app(save_dir)
+        async with app.run_test(size=size) as pilot:
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, NewBattle))
+            await pilot.pause()
+            listing = app.screen.query_one("#scenarios")
+            rows = listing.scrollable_content_region.height
+            if shown == "all":
+                assert rows >= listing.option_count, (rows, listing.option_count)
+            else:
+                assert 4 <= rows < listing.option_count      # room for the rest of the form
+
+
 async def test_quitting_an_unsaved_battle_asks_first(save_dir):
     app = make_app(save_dir)
     async with app.run_test(size=(100, 30)) as pilot:
