@@ -47,7 +47,9 @@ def _walked(steps: list[ev.Moved], n: Namer) -> str:
 
 
 def _attack(e: ev.AttackResolved, n: Namer) -> str:
-    how = "reacts and fires" if e.reaction else "attacks"
+    how = "attacks"
+    if e.reaction:               # an overwatch shot, or a blow at a unit leaving one's reach
+        how = "reacts and fires at" if e.ammo_used else "reacts and strikes at"
     where = "" if e.location == "torso" else f" (aimed at the {e.location})"
     outcome = (f"{e.hits} hit{'s' if e.hits != 1 else ''}" if e.hit else "miss")
     if e.detail:

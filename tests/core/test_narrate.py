@@ -33,3 +33,15 @@ def test_what_happens_on_the_way_splits_the_walk():
     out = lines([first, seen, second, step("b-1", (5, 5), (5, 6), 4, 10)])
     assert out == [describe(first, NAMES), describe(seen, NAMES), describe(second, NAMES),
                    "Bo moves to (5, 6) (4 AP; 10 left)."]
+
+
+def test_a_reaction_fires_a_gun_or_strikes_with_a_blade():
+    names = {"a-1": "Ann", "b-1": "Bo", "rifle": "Rifle", "baton": "Baton"}.get
+    roll = ev.Check("attack", (11,), (("STR", 3),), 14)
+    guard = ev.Check("defense", (), (), 15)
+
+    def reaction(weapon: str, ammo: int) -> str:
+        return describe(ev.AttackResolved("a-1", "b-1", weapon, "basic", "torso", roll, guard,
+                                          False, 0, 0, ammo, reaction=True), names)
+    assert reaction("rifle", 1).startswith("Ann reacts and fires at Bo with Rifle (basic)")
+    assert reaction("baton", 0).startswith("Ann reacts and strikes at Bo with Baton (basic)")
