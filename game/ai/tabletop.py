@@ -30,8 +30,8 @@ from game.core import components as c
 from game.core.commands import Attack, Command, Declare, EndTurn, Move
 from game.core.engine import Battle
 from game.core.events import Refused
-from game.core.queries import (AttackPreview, Sighting, UnitInfo, action_costs, declaring, preview_attack,
-                               reach, standing_at, unit_info)
+from game.core.queries import (AttackPreview, Sighting, UnitInfo, action_costs, declaring,
+                               preview_attack, reach, standing_at, unit_info)
 
 Square = tuple[int, int]
 EXPOSED = {"none": 1.0, "half": 0.55, "full": 0.3}   # a cheap first guess of the fire let through

@@ -114,7 +114,8 @@ def begin_turn(session: Session, uid: str) -> bool:
                 session.emit(TurnSkipped(uid, why), *session.where(uid), to=(side,))
             return False
     # Its side, and whoever sees it, learn its AP; the others only that it acts, out of sight.
-    session.emit(TurnStarted(uid, side, session.round, ap.current, owed), *session.where(uid), to=(side,))
+    session.emit(TurnStarted(uid, side, session.round, ap.current, owed), *session.where(uid),
+                 to=(side,))
     square = session.position(uid)
     blind = tuple(other for other in session.sides
                   if other != side and (square is None or not session.sees(other, square)))
