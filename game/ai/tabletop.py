@@ -174,13 +174,7 @@ class TabletopPlayer:
         costs = action_costs(battle, me.uid).modes
         best, best_value = None, 0.0
         for enemy in enemies:
-            previews = []
-            for name in self._modes(battle, me):
-                if name in costs and costs[name] > me.ap:
-                    continue
-                preview = preview_attack(battle, me.uid, enemy.uid, name)
-                if not isinstance(preview, Refused) and preview.ap_cost <= me.ap:
-                    previews.append(preview)
+            previews = self._previews(battle, me, enemy, me.ap, costs=costs)
             for preview, lasting in self._lasting(battle, me, previews):
                 # per AP: an action saved moves the unit, or holds for a reaction (d20)
                 value = self._attack_value(preview, enemy) * lasting / max(1, preview.ap_cost)
@@ -190,6 +184,19 @@ class TabletopPlayer:
                 if value > best_value:
                     best, best_value = Attack(me.uid, enemy.uid, preview.mode), value
         return best
+
+    def _previews(self, battle: Battle, me: UnitInfo, enemy: Sighting, spare: int, *,
+                  costs: dict[str, int] | None = None, threat: bool = False) -> list[AttackPreview]:
+        """The unit's attacks on `enemy` within `spare` AP, one per way of firing (`costs`: the
+        ways' known prices, to skip asking those it cannot pay for)."""
+        out = []
+        for name in self._modes(battle, me):
+            if costs is not None and costs.get(name, 0) > spare:
+                continue
+            preview = preview_attack(battle, me.uid, enemy.uid, name, threat=threat)
+            if not isinstance(preview, Refused) and preview.ap_cost <= spare:
+                out.append(preview)
+        return out
 
     def _lasting(self, battle: Battle, me: UnitInfo, previews: list[AttackPreview]
                  ) -> list[tuple[AttackPreview, float]]:
@@ -212,11 +219,7 @@ class TabletopPlayer:
         """The best attack's worth from where the unit (hypothetically) stands, within `spare` AP."""
         best = 0.0
         for enemy in enemies:
-            previews = []
-            for name in self._modes(battle, me):
-                preview = preview_attack(battle, me.uid, enemy.uid, name, threat=True)
-                if not isinstance(preview, Refused) and preview.ap_cost <= spare:
-                    previews.append(preview)
+            previews = self._previews(battle, me, enemy, spare, threat=True)
             for preview, lasting in self._lasting(battle, me, previews):
                 best = max(best, self._attack_value(preview, enemy) * lasting)
         return best

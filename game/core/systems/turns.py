@@ -114,11 +114,9 @@ def begin_turn(session: Session, uid: str) -> bool:
                 session.emit(TurnSkipped(uid, why), *session.where(uid), to=(side,))
             return False
     # Its side, and whoever sees it, learn its AP; the others only that it acts, out of sight.
-    session.emit(TurnStarted(uid, side, session.round, ap.current, owed), *session.where(uid),
-                 to=(side,))
-    square = session.position(uid)
-    blind = tuple(other for other in session.sides
-                  if other != side and (square is None or not session.sees(other, square)))
+    started = session.emit(TurnStarted(uid, side, session.round, ap.current, owed),
+                           *session.where(uid), to=(side,))
+    blind = tuple(other for other in session.sides if other not in started.seen_by)
     if blind:
         session.emit(TurnUnseen(uid, side, session.round), to=blind)
     if session.has(uid, c.Suppressed):
