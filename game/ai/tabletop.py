@@ -31,7 +31,7 @@ from game.core.commands import Attack, Command, Declare, EndTurn, Move
 from game.core.engine import Battle
 from game.core.events import Refused
 from game.core.queries import (AttackPreview, Sighting, UnitInfo, action_costs, declaring,
-                               preview_attack, reach, standing_at, unit_info)
+                               opportunity_attacks, preview_attack, reach, standing_at, unit_info)
 
 Square = tuple[int, int]
 EXPOSED = {"none": 1.0, "half": 0.55, "full": 0.3}   # a cheap first guess of the fire let through
@@ -267,12 +267,15 @@ class TabletopPlayer:
                                                  abs(e.square[1] - me.square[1]))).square
         walk = walking_distances(grid, nearest)
         push = lateness(battle)[1]       # as the round limit nears, fear less and close in
+        engaged = any(max(abs(e.square[0] - me.square[0]), abs(e.square[1] - me.square[1])) == 1
+                      for e in enemies)
         best, best_score = me.square, None
         for square in shortlist:
             moved = max(abs(square[0] - me.square[0]), abs(square[1] - me.square[1]))
             full = beyond is not None and moved > beyond and shooting
+            danger = self._provoked(battle, me, area, square) if engaged else 0.0
             with standing_at(battle, me.uid, square, full_move=full):
-                danger = self._danger(battle, me, enemies)
+                danger += self._danger(battle, me, enemies)
                 # Before its attack: the attack it makes after walking there. After it: only
                 # safety (keeping a shot for next turn measured worse: 14-15 of 32 against 20).
                 offense = (self._offense(battle, me, enemies, me.ap - prices_of(area, square))
@@ -287,6 +290,19 @@ class TabletopPlayer:
             if best_score is None or score > best_score:
                 best, best_score = square, score
         return best
+
+    @staticmethod
+    def _provoked(battle: Battle, me: UnitInfo, area, square: Square) -> float:
+        """The damage the attacks of opportunity on the walk to `square` are expected to deal,
+        as a share of the unit's health (d20: stepping out of an enemy's reach)."""
+        if square == me.square:
+            return 0.0
+        total = 0.0
+        for enemy, mode in opportunity_attacks(battle, me.uid, area.path_to(square) or []):
+            preview = preview_attack(battle, enemy, me.uid, mode, threat=True)
+            if not isinstance(preview, Refused):
+                total += preview.expected_damage
+        return total / max(1, me.hp)
 
     def _reposition(self, battle: Battle, me: UnitInfo, enemies: list[Sighting], *,
                     shooting: bool) -> Command | None:

@@ -171,6 +171,24 @@ def own_cones(battle: Battle, side: str) -> dict[str, list[Square]]:
             if unit.side == side and s.has(uid, c.Overwatch) and s.is_up(uid)}
 
 
+def opportunity_attacks(battle: Battle, uid: str, path: list[Square]) -> list[tuple[str, str]]:
+    """The reactions walking `path` would draw from enemies its side sees (d20: attacks of
+    opportunity, stepping out of an enemy's melee reach), as (enemy uid, mode), each enemy
+    once. Nothing is rolled."""
+    s = battle.session
+    s.use()
+    if not s.rules.grid:
+        return []
+    side, start = s.side_of(uid), s.position(uid)
+    out: list[tuple[str, str]] = []
+    for step in path:
+        for enemy, _, mode in s.rules.provokers(s, uid, start, step):
+            if all(enemy != e for e, _ in out) and s.sees(side, s.position(enemy)):
+                out.append((enemy, mode.name))
+        start = step
+    return out
+
+
 @contextmanager
 def standing_at(battle: Battle, uid: str, square: Square, *, full_move: bool | None = None) -> Iterator[None]:
     """Answer the queries inside as if `uid` stood on `square` (having made a full move, under

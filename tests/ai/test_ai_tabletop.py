@@ -239,3 +239,27 @@ def test_both_players_press_harder_only_once_a_third_of_the_rounds_are_gone():
             pushes.append(lateness(fight)[1])
     assert pushes[0] == pushes[1] == 0.0
     assert 0.3 < pushes[2] < 0.7 and pushes[3] == 1.0
+
+
+def test_under_d20_it_does_not_step_out_of_reach_of_claws_that_would_strike_it_for_the_step():
+    """After its shot it walks off to safety, unless the walk draws an attack of opportunity
+    worth more than the safety: the thrasher next to it has not reacted this round."""
+    from game.ai.levels import HARD
+    from game.ai.tabletop import TabletopPlayer
+    from tests.rules.test_d20_grid import battle as d20_battle, thrasher, unit as d20_unit
+    ended = {}
+    for reacted in (False, True):
+        gunner = d20_unit("gunner", "Gunner", dex=2, weapons=("pistol",))
+        with d20_battle([(gunner, (5, 3))], [(thrasher(), (6, 3))], initiative=(20, 1)) as fight:
+            s = fight.session
+            s.use()
+            if reacted:
+                s.get("blue-1", c.Condition).reacted_round = s.round
+            player, commands = TabletopPlayer("red", 1, HARD), []
+            while s.active == "red-1" and len(commands) < 5:
+                commands.append(player.next_command(fight))
+                assert not isinstance(fight.submit(commands[-1]), Refused)
+            assert isinstance(commands[0], Attack) and commands[0].target == "blue-1"
+            ended[reacted] = s.position("red-1")
+    assert ended[False] == (5, 3)              # the step would draw the claws: it stays
+    assert ended[True] != (5, 3)               # the thrasher's reaction is spent: it walks off

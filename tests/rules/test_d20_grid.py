@@ -17,7 +17,7 @@ from game.core.engine import Battle
 from game.core.events import (AttackResolved, Damaged, DefenseAsked, Defended, InitiativeOrder,
                               InitiativeRolled, Refused, StatusChanged, TurnEnded, TurnSkipped)
 from game.core.narrate import describe
-from game.core.queries import action_costs, preview_attack, reach, unit_info
+from game.core.queries import action_costs, opportunity_attacks, preview_attack, reach, unit_info
 from game.rules.d20 import Fighter, Situation, Weapon
 from game.rules.odds import d20_odds
 from tests.core import builders as b
@@ -370,6 +370,22 @@ def test_stepping_out_of_an_adjacent_enemys_reach_provokes_an_attack_of_opportun
         assert fight.session.position("red-1") == (3, 4)
         assert cond(fight, "blue-1").reacted_round == 1           # its reaction for the round
         assert fight.session.dice.forced_left == 0
+
+
+def test_the_walk_query_names_the_attacks_of_opportunity_a_path_would_draw():
+    with battle([(devin(), (5, 3))], [(thrasher(), (6, 3))], initiative=(20, 1)) as fight:
+        before = fight.digest()
+        assert opportunity_attacks(fight, "red-1", [(5, 4)]) == []          # still next to it
+        walk = [(5, 4), (4, 4), (3, 4)]
+        assert opportunity_attacks(fight, "red-1", walk) == [("blue-1", "basic")]
+        assert fight.digest() == before                                     # nothing rolled
+        fight.session.dice.force(12, 3)
+        events = ok(fight.submit(Move("red-1", tuple(walk))))
+        assert [(e.attacker, e.mode) for e in of(events, AttackResolved)] == [("blue-1", "basic")]
+        assert opportunity_attacks(fight, "red-1", [(4, 4)]) == []          # not next to it now
+    with battle([(devin(), (5, 3))], [(thrasher(), (6, 3))], initiative=(20, 1)) as fight:
+        cond(fight, "blue-1").reacted_round = 1                             # its reaction spent
+        assert opportunity_attacks(fight, "red-1", [(4, 3), (3, 3)]) == []
 
 
 def test_total_disengage_takes_the_turn_and_steps_away_without_an_attack_of_opportunity():

@@ -217,6 +217,12 @@ class GridRules:
     def on_step(self, session: Session, uid: str, start: tuple[int, int], step: tuple[int, int]) -> None:
         """`uid` is about to step from `start` to `step` (d20: attacks of opportunity)."""
 
+    def provokers(self, session: Session, uid: str, start: tuple[int, int],
+                  step: tuple[int, int]) -> list:
+        """The enemies a step from `start` to `step` would draw a reaction from, each with the
+        weapon and mode it would strike with (d20: attacks of opportunity); none here."""
+        return []
+
     def after_action(self, session: Session, uid: str, command: Any) -> None:
         """Any action but a move: a move that cannot be split ends here."""
         if not session.has(uid, c.Tempo):

@@ -596,13 +596,23 @@ class D20Grid(GridRules):
         turn; the one-target Disengage is not offered.
         """
         from game.core.systems.attack import AttackPlan
-        for enemy in list(session.order):
+        for enemy, weapon, mode in self.provokers(session, uid, start, step):
             if not session.is_up(uid):
                 return
+            plan = AttackPlan(enemy, uid, weapon, mode, "torso", 0, 0, 0, 1)
+            session.get(enemy, c.Condition).reacted_round = session.round
+            self.strike(session, plan, True, note="attack of opportunity")
+
+    def provokers(self, session: Session, uid: str, start: Square, step: Square) -> list:
+        """The enemies whose attack of opportunity a step from `start` to `step` would draw,
+        each with the weapon and mode it would strike with."""
+        from game.core.systems.attack import AttackPlan
+        if guard_kind(session, uid) == TOTAL_DISENGAGE:
+            return []                     # out of melee with everyone: no attack of opportunity
+        out = []
+        for enemy in session.order:
             if session.side_of(enemy) == session.side_of(uid) or self.can_react_now(session, enemy):
                 continue
-            if guard_kind(session, uid) == TOTAL_DISENGAGE:
-                return                    # out of melee with everyone: no attack of opportunity
             where = session.position(enemy)
             if not adjacent(where, start) or adjacent(where, step):
                 continue
@@ -612,13 +622,12 @@ class D20Grid(GridRules):
             mode = next((m for m in weapon.modes if m.name in ("basic", "unarmed")), None)
             if mode is None:
                 continue
-            plan = AttackPlan(enemy, uid, weapon, mode, "torso", 0, 0, 0, 1)
             try:
-                self.weapon_for(plan)
+                self.weapon_for(AttackPlan(enemy, uid, weapon, mode, "torso", 0, 0, 0, 1))
             except Illegal:
                 continue
-            session.get(enemy, c.Condition).reacted_round = session.round
-            self.strike(session, plan, True, note="attack of opportunity")
+            out.append((enemy, weapon, mode))
+        return out
 
     # --- previews -----------------------------------------------------------------------------
 
