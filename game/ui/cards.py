@@ -108,11 +108,11 @@ def target_card(match: Match, preview: AttackPreview, location: str, distance: i
     text.append(f"({preview.damage_per_hit:.1f} per hit after armor)\n", style="grey70")
     text.append("Attack\n", style="bold")
     for label, value in preview.attack_modifiers:
-        text.append(f"  {label:<16}{value:+d}\n")
+        text.append(f"  {label:<15} {value:+d}\n")
     text.append("Defense\n", style="bold")
     for label, value in preview.defense_modifiers:
-        text.append(f"  {label:<16}{value:+d}\n")
-    text.append("[f] fire  [Tab] next  [Esc] back", style="grey70")
+        text.append(f"  {label:<15} {value:+d}\n")
+    text.append("[f] fire  [Tab] next\n[Esc] back", style="grey70")
     return text
 
 
