@@ -54,3 +54,25 @@ async def test_cones_circles_and_the_danger_warning(save_dir: Path):
         screen.move_cursor_to(safe)
         await pilot.pause()
         assert "ENTERS OVERWATCH" not in str(screen.query_one("#status").render())
+
+
+async def test_a_path_out_of_an_enemys_reach_warns_of_the_attack_of_opportunity(save_dir: Path):
+    """d20: stepping away from a breacher with a baton in hand draws its attack; the status
+    line says so before the move, and not for a step that stays next to it."""
+    match = new_match(DATA / "brawl.yaml", 5, {"blue"})
+    assert match.active_side == "blue"               # seed 5: Hollis wins the initiative
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.start_match(match)
+        screen = app.screen
+        assert isinstance(screen, BattleScreen)
+        await wait_until(pilot, lambda: screen.my_turn())
+        assert match.position("red-1") == (5, 2) and match.position("blue-1") == (4, 2)
+        screen.move_cursor_to((4, 1))                  # still next to the breacher
+        await pilot.pause()
+        status = str(screen.query_one("#status").render())
+        assert "path" in status and "ATTACK OF OPPORTUNITY" not in status
+        screen.move_cursor_to((2, 2))                  # out of its reach
+        await pilot.pause()
+        status = str(screen.query_one("#status").render())
+        assert "ATTACK OF OPPORTUNITY from Breacher" in status

@@ -16,7 +16,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, RichLog, Static
 
 from game.core.narrate import tell
-from game.core.queries import UnitInfo, explored_squares, preview_attack, reach
+from game.core.queries import (UnitInfo, explored_squares, opportunity_attacks, preview_attack,
+                               reach)
 from game.ui import players
 from game.ui.actions import action_items
 from game.ui.board import TerrainLook
@@ -242,6 +243,10 @@ class BattleScreen(Orders, TurnFlow, GameScreen):
             text = f"path {cost} AP"
             if any(square in self.danger for square in path):
                 text += " - ENTERS OVERWATCH"
+            provoked = opportunity_attacks(match.battle, active, path) if active else []
+            if provoked:
+                names = ", ".join(match.name(enemy) for enemy, _ in provoked)
+                text += f" - ATTACK OF OPPORTUNITY from {names}"
             parts.append(text)
         self.show("#status", " · ".join(parts))
 
