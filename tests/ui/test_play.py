@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from game.core.systems.health import set_state
 from game.ui.screens.battle import BattleScreen
 from game.ui.screens.game_over import GameOver
 from game.ui.screens.handoff import Handoff, Summary
 from game.ui.screens.new_battle import NewBattle
-from ui_helpers import DUEL, make_app, screen_text, wait_until
+from ui_helpers import DUEL, FOG, make_app, new_match, screen_text, wait_until
 
 MAX_PRESSES = 600
 
@@ -123,3 +124,25 @@ async def test_hot_seat_summary_tells_only_what_the_side_saw(save_dir):
             await pilot.press("escape")
             await wait_until(pilot, lambda: screen.my_turn())
             await pilot.press("e")
+
+
+async def test_the_unit_card_shows_the_active_unit_once_the_selected_one_is_dead(save_dir):
+    match = new_match(FOG, 3, {"blue"})
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.start_match(match)
+        screen = app.screen
+        assert isinstance(screen, BattleScreen)
+        await wait_until(pilot, screen.my_turn)
+        active = match.active_uid
+        other = next(uid for uid in ("blue-1", "blue-2") if uid != active)
+        screen.selected = other
+        screen.refresh_state()
+        await pilot.pause()
+        assert match.name(other) in str(screen.query_one("#unit-card").render())
+        match.battle.session.use()
+        set_state(match.battle.session, other, "dead", cause="test")
+        screen.refresh_state()
+        await pilot.pause()
+        card = str(screen.query_one("#unit-card").render())
+        assert match.name(active) in card and "HP" in card

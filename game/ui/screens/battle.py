@@ -252,10 +252,11 @@ class BattleScreen(Orders, TurnFlow, GameScreen):
 
     def update_panels(self) -> None:
         match = self.match
-        shown = self.selected or match.active_uid
         info = None
-        if shown is not None:
+        for shown in (self.selected, match.active_uid):     # the selected unit gone: the active
             info = next((i for i in self.known.values() if i.uid == shown), None)
+            if info is not None:
+                break
         card = unit_card(match, info, own=info.side == self.viewer) if info else ""
         self.show("#unit-card", card, layout=True)
         self.show("#turn-card", turn_card(match, self.viewer), layout=True)
