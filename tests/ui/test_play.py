@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from game.core.systems.health import set_state
 from game.ui.screens.battle import BattleScreen
 from game.ui.screens.game_over import GameOver
@@ -146,3 +148,12 @@ async def test_the_unit_card_shows_the_active_unit_once_the_selected_one_is_dead
         await pilot.pause()
         card = str(screen.query_one("#unit-card").render())
         assert match.name(active) in card and "HP" in card
+
+
+async def test_new_battle_shows_each_sides_whole_name(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        scenario = Path(__file__).resolve().parents[2] / "content" / "scenarios" / "d20_depot.yaml"
+        await open_new_battle(pilot, str(scenario), "")
+        text = screen_text(app)
+        assert "Jensen's team" in text and "Olea night watch" in text
