@@ -14,6 +14,7 @@ from game.ui.glyphs import STANCE_WORDS, side_color, side_letter
 from game.ui.match import Match
 
 BAR = 12
+CARD_WIDTH = 29           # the side panel's text width (app.tcss: #side, less border and padding)
 
 
 def bar(value: int, most: int, color: str) -> Text:
@@ -50,7 +51,9 @@ def unit_card(match: Match, info: UnitInfo, *, own: bool) -> Text:
     text.append("\n")
     text.append(info.weapon_name)
     if own and info.magazine:
-        text.append(f" {info.ammo}/{info.magazine} +{info.spare} mag")
+        ammo = f"{info.ammo}/{info.magazine} +{info.spare} mag"
+        wraps = len(info.weapon_name) + 1 + len(ammo) > CARD_WIDTH
+        text.append(("\n  " if wraps else " ") + ammo)     # the count whole, on its own line
     text.append("\n")
     if own and info.grenades:
         session = match.battle.session
