@@ -76,3 +76,23 @@ async def test_a_path_out_of_an_enemys_reach_warns_of_the_attack_of_opportunity(
         await pilot.pause()
         status = str(screen.query_one("#status").render())
         assert "ATTACK OF OPPORTUNITY from Breacher" in status
+
+
+async def test_tab_targets_the_enemies_the_unit_itself_sees_before_the_others(save_dir: Path):
+    """Hollis sees the far trooper; the near one is round a corner, seen by Maire only."""
+    match = new_match(DATA / "tab.yaml", 5, {"blue"})
+    assert match.active_uid == "blue-1"
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.start_match(match)
+        screen = app.screen
+        assert isinstance(screen, BattleScreen)
+        await wait_until(pilot, lambda: screen.my_turn())
+        await pilot.press("tab")
+        assert screen.target == "red-2"                  # the far trooper, in his sight
+        card = str(screen.query_one("#target-card").render())
+        assert "Hit chance" in card
+        await pilot.press("tab")
+        assert screen.target == "red-1"                  # nearer, but not in his sight
+        card = str(screen.query_one("#target-card").render())
+        assert "line of sight" in card

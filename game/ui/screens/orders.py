@@ -82,13 +82,16 @@ class Orders:
         self.refresh_state()
 
     def enemies(self) -> list[UnitInfo]:
-        """Enemies the side sees now, nearest to the active unit first."""
+        """Enemies the side sees now: those in the active unit's own sight first, nearest first
+        (the others, seen by its side only, come last: their cards say why it cannot fire)."""
         session = self.match.battle.session
         here = self.match.position(self.match.active_uid)
         found = [i for i in self.known.values() if i.side != self.viewer]
         if here is None:
             return found
-        return sorted(found, key=lambda i: (session.grid.distance(here, i.square), i.uid))
+        sight = unit_info(self.match.battle, self.match.active_uid).sight
+        return sorted(found, key=lambda i: (not session.grid.sees(here, i.square, sight),
+                                            session.grid.distance(here, i.square), i.uid))
 
     def aim_at(self, uid: str) -> None:
         self.target = uid
