@@ -17,7 +17,7 @@ from game.core.events import Refused
 from game.core.grid import Reach
 from game.core.illegal import Illegal
 from game.core.systems import attack, overwatch
-from game.core.systems.sight import visible_enemies
+from game.core.systems.sight import unit_sees, visible_enemies
 
 Square = tuple[int, int]
 
@@ -171,6 +171,12 @@ def own_cones(battle: Battle, side: str) -> dict[str, list[Square]]:
             if unit.side == side and s.has(uid, c.Overwatch) and s.is_up(uid)}
 
 
+def unit_sees_square(battle: Battle, uid: str, square: Square) -> bool:
+    """Whether `uid` itself (not only its side) has `square` in sight."""
+    battle.session.use()
+    return unit_sees(battle.session, uid, square)
+
+
 def opportunity_attacks(battle: Battle, uid: str, path: list[Square]) -> list[tuple[str, str]]:
     """The reactions walking `path` would draw from enemies its side sees (d20: attacks of
     opportunity, stepping out of an enemy's melee reach), as (enemy uid, mode), each enemy
@@ -182,9 +188,10 @@ def opportunity_attacks(battle: Battle, uid: str, path: list[Square]) -> list[tu
     side, start = s.side_of(uid), s.position(uid)
     out: list[tuple[str, str]] = []
     for step in path:
-        for enemy, _, mode in s.rules.provokers(s, uid, start, step):
+        for plan in s.rules.provokers(s, uid, start, step):
+            enemy = plan.attacker
             if all(enemy != e for e, _ in out) and s.sees(side, s.position(enemy)):
-                out.append((enemy, mode.name))
+                out.append((enemy, plan.mode.name))
         start = step
     return out
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ui_helpers import DATA, make_app, new_match, wait_until
+from ui_helpers import DATA, at_my_turn, make_app, new_match
 
 from game.core.commands import SetOverwatch, Suppress
 from game.core.queries import enemy_cones
 from game.core.systems.suppression import circle
 from game.ui.glyphs import TINTS
-from game.ui.screens.battle import BattleScreen
 
 WATCH = DATA / "watch.yaml"
 
@@ -28,10 +27,7 @@ async def test_cones_circles_and_the_danger_warning(save_dir: Path):
     match = ambushed_match()
     app = make_app(save_dir)
     async with app.run_test(size=(100, 30)) as pilot:
-        await app.start_match(match)
-        screen = app.screen
-        assert isinstance(screen, BattleScreen)
-        await wait_until(pilot, lambda: screen.my_turn())
+        screen = await at_my_turn(app, pilot, match)
         cone = set(enemy_cones(match.battle, "blue")["red-1"])
         area = set(circle(match.battle.session, (3, 4), 3))
         assert cone and area
@@ -63,10 +59,7 @@ async def test_a_path_out_of_an_enemys_reach_warns_of_the_attack_of_opportunity(
     assert match.active_side == "blue"               # seed 5: Hollis wins the initiative
     app = make_app(save_dir)
     async with app.run_test(size=(100, 30)) as pilot:
-        await app.start_match(match)
-        screen = app.screen
-        assert isinstance(screen, BattleScreen)
-        await wait_until(pilot, lambda: screen.my_turn())
+        screen = await at_my_turn(app, pilot, match)
         assert match.position("red-1") == (5, 2) and match.position("blue-1") == (4, 2)
         screen.move_cursor_to((4, 1))                  # still next to the breacher
         await pilot.pause()
@@ -84,10 +77,7 @@ async def test_tab_targets_the_enemies_the_unit_itself_sees_before_the_others(sa
     assert match.active_uid == "blue-1"
     app = make_app(save_dir)
     async with app.run_test(size=(100, 30)) as pilot:
-        await app.start_match(match)
-        screen = app.screen
-        assert isinstance(screen, BattleScreen)
-        await wait_until(pilot, lambda: screen.my_turn())
+        screen = await at_my_turn(app, pilot, match)
         await pilot.press("tab")
         assert screen.target == "red-2"                  # the far trooper, in his sight
         card = str(screen.query_one("#target-card").render())

@@ -9,7 +9,7 @@ from game.ui.screens.battle import BattleScreen
 from game.ui.screens.game_over import GameOver
 from game.ui.screens.handoff import Handoff, Summary
 from game.ui.screens.new_battle import NewBattle
-from ui_helpers import DUEL, FOG, make_app, new_match, screen_text, wait_until
+from ui_helpers import DUEL, FOG, at_my_turn, make_app, new_match, screen_text, wait_until
 
 MAX_PRESSES = 600
 
@@ -132,10 +132,7 @@ async def test_the_unit_card_shows_the_active_unit_once_the_selected_one_is_dead
     match = new_match(FOG, 3, {"blue"})
     app = make_app(save_dir)
     async with app.run_test(size=(120, 40)) as pilot:
-        await app.start_match(match)
-        screen = app.screen
-        assert isinstance(screen, BattleScreen)
-        await wait_until(pilot, screen.my_turn)
+        screen = await at_my_turn(app, pilot, match)
         active = match.active_uid
         other = next(uid for uid in ("blue-1", "blue-2") if uid != active)
         screen.selected = other

@@ -10,6 +10,7 @@ from game.content.loader import load_setup
 from game.core.engine import Battle
 from game.ui.app import SkirmishApp
 from game.ui.match import Match, Seat
+from game.ui.screens.battle import BattleScreen
 
 DATA = Path(__file__).parent / "data"
 DUEL = DATA / "duel.yaml"
@@ -30,6 +31,15 @@ def seats_for(setup, humans: set[str], level: str = "simple") -> dict[str, Seat]
 def new_match(scenario: Path | str, seed: int, humans: set[str]) -> Match:
     setup = load_setup(str(scenario))
     return Match(Battle(setup, seed), seats_for(setup, humans))
+
+
+async def at_my_turn(app, pilot, match: Match) -> BattleScreen:
+    """Start `match` in the app and wait for the person's first turn; the battle screen."""
+    await app.start_match(match)
+    screen = app.screen
+    assert isinstance(screen, BattleScreen)
+    await wait_until(pilot, screen.my_turn)
+    return screen
 
 
 async def wait_until(pilot, condition, tries: int = 400) -> None:

@@ -218,9 +218,9 @@ class GridRules:
         """`uid` is about to step from `start` to `step` (d20: attacks of opportunity)."""
 
     def provokers(self, session: Session, uid: str, start: tuple[int, int],
-                  step: tuple[int, int]) -> list:
-        """The enemies a step from `start` to `step` would draw a reaction from, each with the
-        weapon and mode it would strike with (d20: attacks of opportunity); none here."""
+                  step: tuple[int, int]) -> list[AttackPlan]:
+        """The reactions a step from `start` to `step` would draw, as planned attacks (d20:
+        attacks of opportunity); none here."""
         return []
 
     def after_action(self, session: Session, uid: str, command: Any) -> None:

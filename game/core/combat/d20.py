@@ -595,17 +595,16 @@ class D20Grid(GridRules):
         of Opportunity"). Total Disengage (a Full Action) prevents it until the unit's next
         turn; the one-target Disengage is not offered.
         """
-        from game.core.systems.attack import AttackPlan
-        for enemy, weapon, mode in self.provokers(session, uid, start, step):
+        for plan in self.provokers(session, uid, start, step):
             if not session.is_up(uid):
                 return
-            plan = AttackPlan(enemy, uid, weapon, mode, "torso", 0, 0, 0, 1)
-            session.get(enemy, c.Condition).reacted_round = session.round
+            session.get(plan.attacker, c.Condition).reacted_round = session.round
             self.strike(session, plan, True, note="attack of opportunity")
 
-    def provokers(self, session: Session, uid: str, start: Square, step: Square) -> list:
-        """The enemies whose attack of opportunity a step from `start` to `step` would draw,
-        each with the weapon and mode it would strike with."""
+    def provokers(self, session: Session, uid: str, start: Square,
+                  step: Square) -> list[AttackPlan]:
+        """The attacks of opportunity a step from `start` to `step` would draw: one planned
+        attack for each enemy whose melee reach it leaves."""
         from game.core.systems.attack import AttackPlan
         if guard_kind(session, uid) == TOTAL_DISENGAGE:
             return []                     # out of melee with everyone: no attack of opportunity
@@ -622,11 +621,12 @@ class D20Grid(GridRules):
             mode = next((m for m in weapon.modes if m.name in ("basic", "unarmed")), None)
             if mode is None:
                 continue
+            plan = AttackPlan(enemy, uid, weapon, mode, "torso", 0, 0, 0, 1)
             try:
-                self.weapon_for(AttackPlan(enemy, uid, weapon, mode, "torso", 0, 0, 0, 1))
+                self.weapon_for(plan)
             except Illegal:
                 continue
-            out.append((enemy, weapon, mode))
+            out.append(plan)
         return out
 
     # --- previews -----------------------------------------------------------------------------

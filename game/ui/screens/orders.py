@@ -11,7 +11,7 @@ from game.core.commands import (Attack, ChangeStance, ChooseDefense, Command, De
                                 EndTurn, Move, Reload, Respond, Revive, SetOverwatch, Suppress,
                                 Throw)
 from game.core.events import Refused
-from game.core.queries import UnitInfo, action_costs, unit_info
+from game.core.queries import UnitInfo, action_costs, unit_info, unit_sees_square
 from game.ui.widgets.map_view import MapView
 
 Square = tuple[int, int]
@@ -89,8 +89,8 @@ class Orders:
         found = [i for i in self.known.values() if i.side != self.viewer]
         if here is None:
             return found
-        sight = unit_info(self.match.battle, self.match.active_uid).sight
-        return sorted(found, key=lambda i: (not session.grid.sees(here, i.square, sight),
+        battle, active = self.match.battle, self.match.active_uid
+        return sorted(found, key=lambda i: (not unit_sees_square(battle, active, i.square),
                                             session.grid.distance(here, i.square), i.uid))
 
     def aim_at(self, uid: str) -> None:
