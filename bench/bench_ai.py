@@ -31,6 +31,7 @@ from game.ai import make_player  # noqa: E402
 from game.content.loader import load_setup  # noqa: E402
 from game.core.commands import EndTurn  # noqa: E402
 from game.core.engine import Battle  # noqa: E402
+from game.rulesets import new_battle  # noqa: E402
 from game.core.events import Refused  # noqa: E402
 from game.sim import play, play_many  # noqa: E402
 
@@ -49,7 +50,7 @@ def decisions(scenario: str, seeds: range, level: str = "hard") -> tuple[list[fl
     for seed in seeds:
         sides = [s.id for s in setup.scenario.sides]
         players = {side: make_player(level, side, seed) for side in sides}
-        with Battle(setup, seed) as battle:
+        with new_battle(setup, seed) as battle:
             s = battle.session
             while not s.over:
                 uid = s.active

@@ -26,6 +26,7 @@ from textual.app import App, ComposeResult  # noqa: E402
 
 from game.content.loader import load_setup  # noqa: E402
 from game.core.engine import Battle  # noqa: E402
+from game.rulesets import new_battle  # noqa: E402
 from game.ui.board import TerrainLook  # noqa: E402
 from game.ui.match import Match, Seat  # noqa: E402
 from game.ui.scene import board_scene, known_units, standing_tints  # noqa: E402
@@ -46,7 +47,7 @@ def outskirts_match() -> Match:
     setup = load_setup("outskirts")
     seats = {s.id: Seat(s.id, s.id == "alpha", s.name, None if s.id == "alpha" else "simple")
              for s in setup.scenario.sides}
-    return Match(Battle(setup, 1), seats)
+    return Match(new_battle(setup, 1), seats)
 
 
 class MapOnly(App):

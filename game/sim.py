@@ -9,6 +9,7 @@ from game.ai import Player
 from game.content.schema import BattleSetup
 from game.core.commands import EndTurn
 from game.core.engine import Battle
+from game.rulesets import new_battle
 from game.core.events import Event, Refused
 
 
@@ -25,7 +26,7 @@ class SimResult:
 def play(setup: BattleSetup, seed: int, players: Mapping[str, Player], *, keep_events: bool = True,
          on_events: Callable[[list[Event]], None] | None = None, max_commands: int = 20000) -> SimResult:
     """Play a battle to its end, each side's commands chosen by its player."""
-    with Battle(setup, seed) as battle:
+    with new_battle(setup, seed) as battle:
         result = SimResult(None, "", 0, 0)
         _collect(result, battle.opening, keep_events, on_events)
         s = battle.session

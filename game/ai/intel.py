@@ -17,7 +17,7 @@ from game.content.schema import WeaponSpec
 from game.core import components as c
 from game.core.engine import Battle
 from game.core.queries import UnitInfo, enemy_cones, sightings, unit_info
-from game.rules.skirmish import Combatant
+from game.core.ruleset import Combatant
 
 Square = tuple[int, int]
 

@@ -18,7 +18,8 @@ import numpy as np
 
 from game.content.schema import WeaponSpec
 from game.core.dice import DiceCode
-from game.rules.skirmish import AttackSituation, Combatant, SkirmishRules
+from game.core.ruleset import AttackSituation, Combatant
+from game.rulesets.skirmish.rules import SkirmishRules
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from game.ai.odds import Gun, Locations, repeated
-from game.rules.skirmish import SkirmishRules
+from game.rulesets.skirmish.rules import SkirmishRules
 
 
 @dataclass(frozen=True, slots=True)

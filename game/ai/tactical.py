@@ -20,7 +20,7 @@ from game.ai.planner import Option, choose
 from game.ai.tabletop import TabletopPlayer
 from game.core.commands import Attack, Command, EndTurn, Move, Reload, Revive, Suppress, Throw
 from game.core.engine import Battle
-from game.rules.skirmish import SkirmishRules
+from game.rulesets.skirmish.rules import SkirmishRules
 
 MAX_MOVES = 3             # moves in one turn: to a firing position, then back to cover
 

@@ -114,7 +114,7 @@ def playable_rulesets(library: Library, scenario_id: str | Path) -> list[str]:
     Those whose stats every unit it uses and every weapon they carry have (see
     game.content.validate.playable_rulesets): the scenario's own ruleset first, then the
     others by id; none for a scenario that cannot be found or has problems of its own. It does
-    not ask whether a ruleset's engine is registered for battles (game.rules.registry).
+    not ask whether a ruleset's engine is registered for battles (game.rulesets).
     """
     scope, problems = library.copy(), []
     ident = _pick(scope, scenario_id, problems)

@@ -44,7 +44,7 @@ def check_dice(value: str) -> str:
 DiceCode = Annotated[str, Field(min_length=3, max_length=12)]
 
 # OpenD6 die codes: 4D, 3D+2, 2D-1; a weapon's "+1D" adds Strength Damage. Checked here with a
-# regex of its own, since game.rules (which parses them, D6Code) imports this module.
+# regex of its own, since game.rulesets.opend6 (which parses them, D6Code) imports this module.
 D6_CODE_RE = re.compile(r"^(\+)?(\d{1,2})D(?:\s*([+-])\s*(\d{1,2}))?$", re.IGNORECASE)
 PLAIN_INT_RE = re.compile(r"^[+-]?\d{1,4}$")
 

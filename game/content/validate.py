@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from game.content.problems import Problem, from_validation, suggest, unique
 from game.content.schema import MapSpec, RulesetSpec, ScenarioSpec, UnitSpec
-from game.rules.registry import RULESETS, params_model
+from game.rulesets import RULESETS, params_model
 
 INLINE_KINDS = (("weapons", "weapon"), ("armor", "armor"), ("units", "unit"), ("squads", "squad"))
 SKIRMISH = "skirmish"
@@ -386,7 +386,7 @@ def playable_rulesets(library: Library, scenario_id: str) -> list[str]:
     unit's own attributes and skills; any other engine: a complete `rules[engine]` block) and
     every weapon they carry has a `rules[engine]` block. A scenario with problems of its own
     (map, sides, deployment) has none. Whether an engine is registered for battles is left to
-    the caller (game.rules.registry.RULESETS). The scenario's own ruleset comes first, then
+    the caller (game.rulesets.RULESETS). The scenario's own ruleset comes first, then
     the others by id.
     """
     scenario = library.scenarios[scenario_id]
@@ -401,7 +401,7 @@ def playable_rulesets(library: Library, scenario_id: str) -> list[str]:
 def check_rulesets(library: Library) -> list[Problem]:
     """Each playable ruleset's `params` against its engine's own model, and the `tactical`
     block (its turn on the grid) of every engine but skirmish."""
-    from game.rules.tactical import TacticalParams
+    from game.rulesets.tabletop.params import TacticalParams
     problems: list[Problem] = []
     for ruleset_id, spec in library.rulesets.items():
         model = params_model(spec.engine)

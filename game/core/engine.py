@@ -14,7 +14,7 @@ from typing import Any
 
 import esper
 
-from game.content.schema import BattleSetup
+from game.content.schema import BattleSetup, RulesetSpec
 from game.core import components as c
 from game.core.commands import (Attack, ChangeStance, ChooseDefense, Command, Declare, Defend, Draw,
                                 EndTurn, Move, Reload, Respond, Revive, SetOverwatch, Suppress,
@@ -97,9 +97,10 @@ FREE = (ChooseDefense, Declare)     # commands that are not actions of their own
 class Battle:
     """A battle in progress. Close it (or use it as a context manager) to free its world."""
 
-    def __init__(self, setup: BattleSetup, seed: int, *, dice: Dice | None = None) -> None:
-        """`dice` lets a test queue forced faces before initiative is rolled."""
-        self.session = Session(setup, seed, dice)
+    def __init__(self, setup: BattleSetup, seed: int, rules: Any, *, dice: Dice | None = None) -> None:
+        """`rules` plays the setup's ruleset (game.rulesets makes it from the registry); `dice`
+        lets a test queue forced faces before initiative is rolled."""
+        self.session = Session(setup, seed, rules, dice)
         self.commands: list[Command] = []
         self.opening: list[Event] = self._run(lambda: turns.start_battle(self.session))
         self.replayed: list[Event] = []     # after from_state: every event the replay gave
@@ -218,8 +219,9 @@ class Battle:
         }
 
     @classmethod
-    def from_state(cls, state: dict[str, Any]) -> Battle:
-        """Rebuild a battle by replaying its commands; raises ValueError if it does not fit."""
+    def from_state(cls, state: dict[str, Any], rules_for: Callable[[RulesetSpec], Any]) -> Battle:
+        """Rebuild a battle by replaying its commands; raises ValueError if it does not fit.
+        `rules_for` makes the ruleset that plays the saved setup's ruleset file."""
         if not isinstance(state, dict) or state.get("format") != STATE_FORMAT:
             raise ValueError("the battle state has an unknown format")
         try:
@@ -228,7 +230,7 @@ class Battle:
             commands = [command_from_dict(d) for d in state["commands"]]
         except (KeyError, TypeError, ValueError) as why:
             raise ValueError(f"the battle state is damaged: {why}") from None
-        battle = cls(setup, seed)
+        battle = cls(setup, seed, rules_for(setup.ruleset))
         replayed = list(battle.opening)
         for number, command in enumerate(commands, 1):
             result = battle.submit(command)

@@ -19,8 +19,7 @@ from game.core import components as c
 from game.core.dice import Dice
 from game.core.events import Event
 from game.core.grid import Grid
-from game.rules.registry import find_ruleset
-from game.rules.skirmish import Combatant
+from game.core.ruleset import Combatant
 
 _world_ids = itertools.count(1)
 _grid_cache: dict[tuple, Grid] = {}
@@ -72,11 +71,11 @@ def grid_for(setup: BattleSetup) -> Grid:
 class Session:
     """State of one battle. Systems change it; `game.core.engine.Battle` drives it."""
 
-    def __init__(self, setup: BattleSetup, seed: int, dice: Dice | None = None) -> None:
+    def __init__(self, setup: BattleSetup, seed: int, rules: Any, dice: Dice | None = None) -> None:
         self.setup = setup
         self.seed = seed
         self.dice = dice if dice is not None else Dice(seed)
-        self.rules = find_ruleset(setup.ruleset)
+        self.rules = rules
         self.grid = grid_for(setup)
         grid_rules = self.rules.grid
         # Under a tabletop ruleset the systems see each weapon priced in that ruleset's AP.

@@ -16,7 +16,10 @@ from pydantic import BaseModel, ValidationError
 from game.content.loader import ContentError, Library, load_library
 from game.content.problems import Problem, from_validation, suggest
 from game.content.yaml_marks import Document, read_document
-from game.resolve import d20_side, eclipse_side, opend6_side, skirmish_side
+from game.rulesets.d20 import calculator as d20_side
+from game.rulesets.eclipse import calculator as eclipse_side
+from game.rulesets.opend6 import calculator as opend6_side
+from game.rulesets.skirmish import calculator as skirmish_side
 from game.resolve.inputs import Header, Invalid
 from game.resolve.report import Report
 from game.resolve.rolls import NamedRolls, RollError

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.rules.odds import AttackOdds
+from game.core.odds import AttackOdds
 
 
 @dataclass

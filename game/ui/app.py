@@ -81,12 +81,12 @@ class SkirmishApp(App):
 
     async def begin_battle(self, setup: Any, seed: int, seats: dict[str, Seat]) -> None:
         """Build a battle from the New battle form; a problem is shown, never raised."""
-        from game.core.engine import Battle
+        from game.rulesets import new_battle
         from game.ui import players
         from game.ui.match import Match
         await players.settle()
         try:
-            battle = Battle(setup, seed)
+            battle = new_battle(setup, seed)
         except Exception as error:              # content that validates but cannot be played
             self._tell("This battle cannot start", str(error) or type(error).__name__)
             return

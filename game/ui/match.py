@@ -13,6 +13,7 @@ from typing import Any
 from game.core import events as ev
 from game.core.commands import Command
 from game.core.engine import Battle
+from game.rulesets import load_battle
 from game.core.events import Event, Refused
 from game.core.narrate import describe
 
@@ -155,7 +156,7 @@ class Match:
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> Match:
         """Raises ValueError with a reason a player can read."""
-        battle = Battle.from_state(state)
+        battle = load_battle(state)
         sides = battle.session.sides
         seats: dict[str, Seat] = {}
         saved = state.get("seats")

@@ -9,6 +9,7 @@ from game.ai.levels import HARD
 from game.ai.tactical import TacticalPlayer
 from game.core.commands import Attack, Move, SetOverwatch, Throw
 from game.core.engine import Battle
+from game.rulesets import new_battle
 
 
 def hard(side: str, seed: int = 0) -> TacticalPlayer:
@@ -24,7 +25,7 @@ def test_an_exposed_unit_moves_into_cover():
             "................"]
     me = unit("pistolero", ap=14, weapons=("pistol",))
     rifleman = unit("gunman", weapons=("pistol",), armor="heavy")
-    with Battle(setup(rows, {"us": [(me, (2, 0))], "them": [(rifleman, (13, 1))]}, ambush="us"), 1) as b:
+    with new_battle(setup(rows, {"us": [(me, (2, 0))], "them": [(rifleman, (13, 1))]}, ambush="us"), 1) as b:
         end_turns_until(b, "us-1")
         grid = b.session.grid
         assert grid.cover_against((2, 0), (13, 1)) == "none"
@@ -41,7 +42,7 @@ def test_it_shoots_the_target_it_can_kill():
     healthy = unit("healthy", weapons=("rifle",), hp=30)
     wounded = unit("wounded", weapons=("rifle",), hp=3)
     placements = {"us": [(me, (2, 2))], "them": [(healthy, (10, 1)), (wounded, (10, 3))]}
-    with Battle(setup(rows, placements, ambush="us"), 2) as b:
+    with new_battle(setup(rows, placements, ambush="us"), 2) as b:
         end_turns_until(b, "us-1")
         commands = take_turn(b, hard("us"))
         attacks = [c for c in commands if isinstance(c, Attack)]
@@ -57,7 +58,7 @@ def grenade_battle(friend_at: tuple[int, int]) -> Battle:
     friend = unit("friend", weapons=("knife",))
     foes = [unit(f"foe{i}", weapons=("rifle",), hp=25) for i in range(3)]
     them = [(foes[0], (13, 3)), (foes[1], (14, 4)), (foes[2], (13, 5))]
-    return Battle(setup(rows, {"us": [(me, (3, 4)), (friend, friend_at)], "them": them},
+    return new_battle(setup(rows, {"us": [(me, (3, 4)), (friend, friend_at)], "them": them},
                         ambush="us"), 3)
 
 
@@ -83,7 +84,7 @@ def test_it_keeps_watch_when_no_good_shot_is_in_reach():
     rows = ["..........................................."] * 3
     me = unit("watcher", ap=14, weapons=("pistol",), abilities={"overwatch": 1})
     far = unit("far", weapons=("rifle",), armor="heavy")
-    with Battle(setup(rows, {"us": [(me, (1, 1))], "them": [(far, (41, 1))]}, ambush="us"), 4) as b:
+    with new_battle(setup(rows, {"us": [(me, (1, 1))], "them": [(far, (41, 1))]}, ambush="us"), 4) as b:
         end_turns_until(b, "us-1")
         commands = take_turn(b, hard("us"))
         assert any(isinstance(c, SetOverwatch) for c in commands), commands

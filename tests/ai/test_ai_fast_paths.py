@@ -12,13 +12,14 @@ from game.ai import odds, sequences
 from game.ai.assess import Assessor
 from game.content.loader import load_setup
 from game.core.engine import Battle
+from game.rulesets import new_battle
 
 LEVELS = ("none", "half", "full")
 
 
 @pytest.fixture(scope="module")
 def depot():
-    with Battle(load_setup("depot"), 1) as battle:
+    with new_battle(load_setup("depot"), 1) as battle:
         yield battle
 
 

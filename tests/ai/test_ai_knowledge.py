@@ -11,6 +11,7 @@ from game.ai.levels import LEVELS
 from game.ai.tactical import TacticalPlayer
 from game.core.commands import EndTurn, Move
 from game.core.engine import Battle
+from game.rulesets import new_battle
 
 ROWS = ["..........",
         "....#.....",
@@ -22,7 +23,7 @@ ROWS = ["..........",
 def battle() -> Battle:
     scout = unit("scout", weapons=("pistol",))
     hidden = unit("hidden", weapons=("rifle",), ap=30)
-    return Battle(setup(ROWS, {"us": [(scout, (2, 2))], "them": [(hidden, (6, 2))]}, ambush="us"), 7)
+    return new_battle(setup(ROWS, {"us": [(scout, (2, 2))], "them": [(hidden, (6, 2))]}, ambush="us"), 7)
 
 
 def test_an_enemy_behind_a_wall_is_unknown():
@@ -34,7 +35,7 @@ def test_an_enemy_behind_a_wall_is_unknown():
 def test_an_enemy_out_of_sight_is_remembered_where_it_was_last_seen():
     scout = unit("scout", weapons=("pistol",), sight=3, ap=30)
     hidden = unit("hidden", weapons=("rifle",), ap=30)
-    with Battle(setup(ROWS, {"us": [(scout, (2, 2))], "them": [(hidden, (6, 2))]}, ambush="us"), 7) as b:
+    with new_battle(setup(ROWS, {"us": [(scout, (2, 2))], "them": [(hidden, (6, 2))]}, ambush="us"), 7) as b:
         intel = Intel("us")
         end_turns_until(b, "them-1")
         assert b.submit(Move("them-1", ((5, 1), (5, 0), (4, 0))))     # steps into view

@@ -10,6 +10,7 @@ from game.ai import odds
 from game.ai.assess import Assessor
 from game.ai.intel import Intel
 from game.core.engine import Battle
+from game.rulesets import new_battle
 from game.core.queries import preview_attack
 
 ROWS = ["................",
@@ -21,7 +22,7 @@ ROWS = ["................",
 def test_totals_and_expected_damage_match_the_preview(weapon, stance_aim):
     shooter = unit("shooter", weapons=(weapon,), aim=6, dexterity=1)
     target = unit("target", weapons=("rifle",), hp=200, armor="light", dodge=5, agility=1)
-    with Battle(setup(ROWS, {"us": [(shooter, (2, 1))], "them": [(target, (10, 1))]}, ambush="us"), 1) as b:
+    with new_battle(setup(ROWS, {"us": [(shooter, (2, 1))], "them": [(target, (10, 1))]}, ambush="us"), 1) as b:
         end_turns_until(b, "us-1")
         a = Assessor(b)
         picture = Intel("us").update(b)

@@ -11,6 +11,7 @@ from game.ai.tactical import TacticalPlayer
 from game.content.schema import MapSpec, VictorySpec
 from game.core.commands import Move, SetOverwatch
 from game.core.engine import Battle
+from game.rulesets import new_battle
 from game.core.queries import enemy_cones
 
 ROWS = ["................",
@@ -35,7 +36,7 @@ def watched_battle(runner_ap: int, goal: bool = False) -> Battle:
             "map": MapSpec(id="test", name="Test", rows=rows, legend=legend),
             "scenario": battle_setup.scenario.model_copy(update={
                 "victory": VictorySpec(type="reach", side="us", zone="goal", max_rounds=10)})})
-    battle = Battle(battle_setup, 5)
+    battle = new_battle(battle_setup, 5)
     end_turns_until(battle, "them-1")
     assert battle.submit(SetOverwatch("them-1", (0, 4)))
     return battle

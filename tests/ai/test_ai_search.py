@@ -13,6 +13,7 @@ from game.ai.intel import Intel
 from game.ai.levels import HARD
 from game.ai.tactical import TacticalPlayer
 from game.core.engine import Battle
+from game.rulesets import new_battle
 from game.core.systems.health import set_state
 
 # Two rooms joined by two doorways, at (4, 2) and (4, 6).
@@ -31,7 +32,7 @@ def rooms_battle(seeker_at: tuple[int, int], hidden_at: tuple[int, int], lying_a
     hidden = unit("hidden", weapons=("pistol",))
     lying = unit("lying", weapons=("pistol",))
     placements = {"us": [(seeker, seeker_at)], "them": [(hidden, hidden_at), (lying, lying_at)]}
-    return Battle(setup(ROOMS, placements, ambush="us"), 3)
+    return new_battle(setup(ROOMS, placements, ambush="us"), 3)
 
 
 def test_a_closed_square_lengthens_the_walk_round_it():
@@ -75,7 +76,7 @@ def test_with_everything_explored_it_goes_to_look_where_it_has_not_looked_for_lo
             ".........."]
     seeker = unit("seeker", ap=14, weapons=("rifle",), sight=6)
     hidden = unit("hidden", weapons=("pistol",))
-    with Battle(setup(rows, {"us": [(seeker, (1, 0))], "them": [(hidden, (1, 3))]}, ambush="us"), 4) as b:
+    with new_battle(setup(rows, {"us": [(seeker, (1, 0))], "them": [(hidden, (1, 3))]}, ambush="us"), 4) as b:
         end_turns_until(b, "us-1")
         b.session.sight["us"].explored[:] = True
         start = geo.walk_field(b.session.grid, b.session.rules.move_costs, ((1, 3),))

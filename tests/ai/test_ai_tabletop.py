@@ -10,6 +10,7 @@ from game.content.loader import load_setup
 from game.core import components as c
 from game.core.commands import Attack, Declare, Defend, EndTurn
 from game.core.engine import Battle
+from game.rulesets import new_battle
 from game.core.events import AttackResolved, Defended, Refused
 from game.core.queries import Sighting, sightings, unit_info
 from game.sim import play
@@ -45,7 +46,7 @@ def test_the_same_scenario_plays_under_every_ruleset():
 
 def test_with_nothing_to_shoot_a_unit_defends_in_the_rulesets_order():
     setup = load_setup("opend6_alley")
-    with Battle(setup, 1) as battle:
+    with new_battle(setup, 1) as battle:
         player = SimplePlayer(battle.session.side_of(battle.session.active))
         me = unit_info(battle, battle.session.active)
         enemy = Sighting("x", (0, 0), 1, "ok")
@@ -86,7 +87,7 @@ def _two_exhumans_one_wounded(wounded: str):
     setup = BattleSetup.model_validate({**setup.model_dump(), "ruleset": e.ruleset().model_dump(),
                                         "weapons": [e.PISTOL.model_dump(), e.KNIFE.model_dump()],
                                         "armor": [e.HIDE.model_dump()]})
-    fight = Battle(setup, 5)
+    fight = new_battle(setup, 5)
     while fight.session.active != "red-1":
         fight.submit(EndTurn(fight.session.active))
     fight.session.use()
@@ -132,7 +133,7 @@ def test_of_two_enemies_alike_it_hits_the_one_that_can_hurt_its_side():
     setup = BattleSetup.model_validate({**setup.model_dump(), "ruleset": e.ruleset().model_dump(),
                                         "weapons": [e.PISTOL.model_dump(), e.KNIFE.model_dump()],
                                         "armor": [e.HIDE.model_dump()]})
-    with Battle(setup, 5) as fight:
+    with new_battle(setup, 5) as fight:
         while fight.session.active != "red-1":
             fight.submit(EndTurn(fight.session.active))
         command = TabletopPlayer("red", 1, HARD).next_command(fight)
@@ -230,7 +231,7 @@ def test_under_d20_it_keeps_its_magazine_for_the_fight_and_empties_it_at_the_end
 
 def test_both_players_press_harder_only_once_a_third_of_the_rounds_are_gone():
     from game.ai.goals import HURRY_FROM, lateness
-    with Battle(load_setup("d20_depot"), 1) as fight:
+    with new_battle(load_setup("d20_depot"), 1) as fight:
         s = fight.session
         limit = s.setup.scenario.victory.max_rounds
         pushes = []

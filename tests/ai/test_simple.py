@@ -11,6 +11,7 @@ from game.core import components as c
 from game.core.commands import ChangeStance, EndTurn, Move
 from game.core.dice import Dice
 from game.core.engine import Battle
+from game.rulesets import new_battle
 from game.core.events import Refused
 
 
@@ -18,7 +19,7 @@ def test_a_prone_unit_gets_up_before_moving():
     dice = Dice(0)
     dice.force(9, 1)
     rows = ["......#....." for _ in range(5)] + ["............"]     # a wall hides the enemy
-    with Battle(setup(rows, {"a": [(unit("sleeper", ap=14), (0, 0))],
+    with new_battle(setup(rows, {"a": [(unit("sleeper", ap=14), (0, 0))],
                              "b": [(unit("far"), (11, 5))]}, ambush="a"), 0, dice=dice) as b:
         b.session.get("a-1", c.Posture).stance = "prone"
         player = make_player("simple", "a", 0)

@@ -11,6 +11,7 @@ from game.ai import make_player
 from game.content.loader import load_setup
 from game.core.commands import EndTurn, Move
 from game.core.engine import Battle
+from game.rulesets import load_battle, new_battle
 from game.saves import SaveError, read_save, write_save
 from game.sim import play
 
@@ -26,7 +27,7 @@ def recorded(scenario: str, seed: int) -> tuple[list, list[dict]]:
     setup = load_setup(scenario)
     players = {s.id: make_player("simple", s.id, seed) for s in setup.scenario.sides}
     commands, events = [], []
-    with Battle(setup, seed) as battle:
+    with new_battle(setup, seed) as battle:
         while not battle.session.over:
             command = players[battle.session.side_of(battle.session.active)].next_command(battle)
             result = battle.submit(command)
@@ -53,12 +54,12 @@ def test_saved_mid_battle_continues_identically(tmp_path, cut):
     commands, events = recorded("alley", 5)
     k = int(len(commands) * cut)
     setup = load_setup("alley")
-    with Battle(setup, 5) as battle:
+    with new_battle(setup, 5) as battle:
         for command in commands[:k]:
             assert battle.submit(command)
         path = write_save(tmp_path, "mid battle", battle.state())
     state = read_save(tmp_path, "mid battle")
-    with Battle.from_state(json.loads(json.dumps(state))) as resumed:
+    with load_battle(json.loads(json.dumps(state))) as resumed:
         later = [[e.to_dict() for e in resumed.submit(command)] for command in commands[k:]]
     assert later == events[k:]
     assert path.exists()
@@ -66,7 +67,7 @@ def test_saved_mid_battle_continues_identically(tmp_path, cut):
 
 def test_a_tampered_save_is_refused_and_left_alone(tmp_path):
     setup = load_setup("alley")
-    with Battle(setup, 5) as battle:
+    with new_battle(setup, 5) as battle:
         battle.submit(EndTurn(battle.session.active))
         path = write_save(tmp_path, "slot", battle.state())
     raw = path.read_bytes()
@@ -80,19 +81,19 @@ def test_a_tampered_save_is_refused_and_left_alone(tmp_path):
 
 def test_a_state_whose_commands_no_longer_apply_is_refused():
     setup = load_setup("alley")
-    with Battle(setup, 5) as battle:
+    with new_battle(setup, 5) as battle:
         state = battle.state()
         uid = battle.session.active
     state["commands"] = [Move(uid, ((99, 99),)).to_dict()]
     state["digest"] = None
     with pytest.raises(ValueError, match="no longer applies"):
-        Battle.from_state(state)
+        load_battle(state)
 
 
 def test_battles_do_not_leak_into_each_other():
     setup = load_setup("alley")
-    first = Battle(setup, 1)
-    second = Battle(setup, 2)
+    first = new_battle(setup, 1)
+    second = new_battle(setup, 2)
     uid = first.session.active
     digest = second.digest()
     assert first.submit(EndTurn(uid))
@@ -104,12 +105,12 @@ def test_battles_do_not_leak_into_each_other():
 def test_a_loaded_battle_brings_back_its_events_for_the_log():
     commands, events = recorded("alley", 5)
     setup = load_setup("alley")
-    with Battle(setup, 5) as battle:
+    with new_battle(setup, 5) as battle:
         for command in commands[:10]:
             battle.submit(command)
         state = battle.state()
-    with Battle.from_state(state) as loaded:
+    with load_battle(state) as loaded:
         replayed = [e.to_dict() for e in loaded.replayed]
-    with Battle(setup, 5) as fresh:
+    with new_battle(setup, 5) as fresh:
         expected = [e.to_dict() for e in fresh.opening] + [e for batch in events[:10] for e in batch]
     assert replayed == expected

@@ -8,7 +8,7 @@ import sys
 
 def test_headless_packages_do_not_import_textual():
     code = ("import sys\n"
-            "import game.core.engine, game.core.queries, game.rules.registry, game.content.loader,"
+            "import game.core.engine, game.core.queries, game.rulesets, game.content.loader,"
             " game.ai, game.sim, game.saves, game.resolve\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'game') "
             "and (m.startswith('textual') or m.startswith('game.ui'))))\n")

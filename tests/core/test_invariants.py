@@ -12,6 +12,7 @@ from game.core import components as c
 from game.core.commands import (Attack, ChangeStance, Draw, EndTurn, Move, Reload, Revive,
                                 SetOverwatch, Suppress, Throw)
 from game.core.engine import Battle
+from game.rulesets import new_battle
 from game.core.events import Refused
 
 ROWS = ["..........",
@@ -34,7 +35,7 @@ def squad(prefix: str, xs: list[int], y: int):
 class BattleMachine(RuleBasedStateMachine):
     @initialize(seed=st.integers(0, 2**16))
     def start(self, seed: int) -> None:
-        self.battle = Battle(setup(ROWS, {"red": squad("r", [0, 2, 4], 0), "blue": squad("b", [3, 6, 9], 5)}),
+        self.battle = new_battle(setup(ROWS, {"red": squad("r", [0, 2, 4], 0), "blue": squad("b", [3, 6, 9], 5)}),
                              seed)
         self.uids = list(self.battle.session.entities)
 

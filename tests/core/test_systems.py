@@ -9,6 +9,7 @@ from game.core.commands import (Attack, ChangeStance, Draw, EndTurn, Move, Reloa
                                 SetOverwatch, Throw)
 from game.core.dice import Dice
 from game.core.engine import Battle
+from game.rulesets import new_battle
 from game.core.events import (AttackResolved, HealAttempted, HealthChanged, MoveStopped, Moved,
                               OverwatchEnded, OverwatchTriggered, Refused, TurnEnded,
                               TurnStarted, TurnUnseen)
@@ -20,7 +21,7 @@ OPEN = ["." * 12 for _ in range(6)]
 def battle(placements, faces=(), rows=OPEN, **kw):
     dice = Dice(0)
     dice.force(*faces)
-    return Battle(setup(rows, placements, **kw), 0, dice=dice)
+    return new_battle(setup(rows, placements, **kw), 0, dice=dice)
 
 
 def of(events, kind):
@@ -325,7 +326,7 @@ def test_reaching_the_objective_wins():
         "scenario": s.scenario.model_copy(update={"victory": VictorySpec(type="reach", side="a", zone="exit")})})
     dice = Dice(0)
     dice.force(5, 5)
-    with Battle(s, 0, dice=dice) as b:
+    with new_battle(s, 0, dice=dice) as b:
         b.submit(Move("a-1", ((6, 0), (7, 0), (8, 0))))
         assert b.session.over and b.session.winner == "a"
         assert "objective" in b.session.end_reason

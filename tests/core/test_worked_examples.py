@@ -7,6 +7,7 @@ from builders import GRENADE, setup, unit
 from game.core.commands import Attack, EndTurn, Move, SetOverwatch, Suppress, Throw
 from game.core.dice import Dice
 from game.core.engine import Battle
+from game.rulesets import new_battle
 from game.core.events import (AttackResolved, Damaged, Exploded, GrenadeThrown, HealthChanged,
                               MoraleChanged, SuppressionDodged, SuppressionTested)
 
@@ -20,7 +21,7 @@ def of(events, kind):
 def battle(placements, faces, **kw):
     dice = Dice(0)
     dice.force(*faces)
-    return Battle(setup(OPEN, placements, **kw), 0, dice=dice)
+    return new_battle(setup(OPEN, placements, **kw), 0, dice=dice)
 
 
 def hollis_vs_trooper(*faces):
@@ -120,7 +121,7 @@ def test_grenade_morale_and_overwatch():
     dice.force(1, 10, 8,                     # initiative: Support before Soldier
                6, 8, 16, 3, 15, 12, 12,      # throw, scatter direction, blast
                8, 2, 6, 5, 2, 7, 8)          # overwatch shot, Maire's dodge, damage
-    with Battle(s, 0, dice=dice) as b:
+    with new_battle(s, 0, dice=dice) as b:
         assert b.submit(EndTurn("olea-1"))
         assert b.submit(SetOverwatch("olea-2", (2, 5)))
         assert b.session.active == "scout-1"

@@ -104,7 +104,7 @@ def test_every_example_has_exact_odds(name: str) -> None:
 
 def test_skirmish_odds_match_the_rulesets_own_hit_distribution() -> None:
     from game.content.loader import load_library
-    from game.rules.skirmish import SkirmishRules
+    from game.rulesets.skirmish.rules import SkirmishRules
 
     rules = SkirmishRules(load_library().rulesets["skirmish"])
     odds = run(EXAMPLES / "olea_burst.yaml", odds=True)["odds"]

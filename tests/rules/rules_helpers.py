@@ -56,7 +56,7 @@ def play_out_and_replay(fight, commands: int = 600) -> None:
     save replays to the same position."""
     from game.ai.simple import SimplePlayer
     from game.core.commands import EndTurn
-    from game.core.engine import Battle
+    from game.rulesets import load_battle
     from game.core.events import Refused
 
     players = {side: SimplePlayer(side) for side in fight.session.sides}
@@ -71,6 +71,6 @@ def play_out_and_replay(fight, commands: int = 600) -> None:
     assert fight.session.over
     state = fight.state()
     fight.close()
-    again = Battle.from_state(state)
+    again = load_battle(state)
     assert again.digest() == state["digest"]
     again.close()

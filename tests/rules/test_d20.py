@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rules_helpers import Fixed, spec
 
-from game.rules.d20 import D20Rules, Fighter, Situation, Weapon
+from game.rulesets.d20.core import D20Rules, Fighter, Situation, Weapon
 
 RULES = D20Rules(spec("d20"))
 DEVIN = Fighter("Devin", {"str": 3, "dex": 2})

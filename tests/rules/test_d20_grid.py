@@ -9,17 +9,18 @@ import pytest
 
 from game.content.schema import ArmorSpec, BattleSetup, RulesetSpec, UnitSpec, WeaponSpec
 from game.core import components as c
-from game.core.combat.d20 import turn_share
+from game.rulesets.d20.grid import turn_share
 from game.core.commands import (Attack, ChangeStance, ChooseDefense, Defend, Draw, EndTurn, Move,
                                 Respond, Suppress)
 from game.core.dice import Dice
 from game.core.engine import Battle
+from game.rulesets import new_battle
 from game.core.events import (AttackResolved, Damaged, DefenseAsked, Defended, InitiativeOrder,
                               InitiativeRolled, Refused, StatusChanged, TurnEnded, TurnSkipped)
 from game.core.narrate import describe
 from game.core.queries import action_costs, opportunity_attacks, preview_attack, reach, unit_info
-from game.rules.d20 import Fighter, Situation, Weapon
-from game.rules.odds import d20_odds
+from game.rulesets.d20.core import Fighter, Situation, Weapon
+from game.rulesets.d20.odds import d20_odds
 from tests.core import builders as b
 from tests.rules.rules_helpers import play_out_and_replay, spec, with_rules
 
@@ -87,7 +88,7 @@ def battle(red, blue, *, initiative=(), rows=OPEN, seed: int = 1,
         "armor": [HIDE.model_dump()]})
     dice = Dice(seed)
     dice.force(*initiative)
-    return Battle(setup, seed=seed, dice=dice)
+    return new_battle(setup, seed=seed, dice=dice)
 
 
 def of(events, kind):

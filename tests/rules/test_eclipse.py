@@ -7,9 +7,9 @@ from pydantic import ValidationError
 from rules_helpers import Fixed, spec
 
 from game.content.schema import RulesetSpec
-from game.rules.eclipse1 import Eclipse1Rules
-from game.rules.eclipse2 import Eclipse2Rules
-from game.rules.eclipse_common import Fighter, Situation, Weapon
+from game.rulesets.eclipse.first import Eclipse1Rules
+from game.rulesets.eclipse.second import Eclipse2Rules
+from game.rulesets.eclipse.core import Fighter, Situation, Weapon
 
 EP2 = Eclipse2Rules(spec("eclipse2"))
 EP1 = Eclipse1Rules(spec("eclipse1"))

@@ -11,10 +11,11 @@ from game.core import components as c
 from game.core.commands import Attack, Defend, EndTurn, Move, Suppress, Throw
 from game.core.dice import Dice
 from game.core.engine import Battle
+from game.rulesets import load_battle, new_battle
 from game.core.events import AttackResolved, Damaged, Refused, StatusChanged
 from game.core.queries import action_costs, preview_attack, reach, unit_info
 from game.core.systems.attack import plan_attack
-from game.rules.eclipse_common import attack_odds
+from game.rulesets.eclipse.core import attack_odds
 from tests.core import builders as b
 from tests.rules.rules_helpers import play_out_and_replay, spec, with_rules
 
@@ -54,10 +55,10 @@ def battle(j_at=(2, 3), x_at=(6, 3), *, j=None, x=None, rows=OPEN, forced: bool 
                                         "weapons": [PISTOL.model_dump(), KNIFE.model_dump()],
                                         "armor": [HIDE.model_dump()]})
     if not forced:
-        return Battle(setup, seed=seed)
+        return new_battle(setup, seed=seed)
     dice = Dice(1)
     dice.force(10, 1)                    # initiative: Jinx 10 + 7, the exhuman 1 + 6
-    return Battle(setup, seed=1, dice=dice)
+    return new_battle(setup, seed=1, dice=dice)
 
 
 def jinx_first(**kw) -> int:
@@ -220,7 +221,7 @@ def test_a_defender_set_to_ask_is_asked_and_nothing_moves_on_until_it_answers():
         fight.session.use()
         assert fight.session.get("blue-1", c.Condition).standing == "ask"
         state = fight.state()
-    again = Battle.from_state(state)
+    again = load_battle(state)
     assert again.digest() == state["digest"]
     again.close()
 
@@ -234,7 +235,7 @@ def test_a_weapon_without_eclipse_numbers_is_refused_before_anything_changes():
                                         "armor": [HIDE.model_dump()]})
     dice = Dice(1)
     dice.force(10, 1)
-    with Battle(setup, 1, dice=dice) as fight:
+    with new_battle(setup, 1, dice=dice) as fight:
         before = fight.digest()
         refused = fight.submit(Attack("red-1", "blue-1"))
         assert isinstance(refused, Refused) and "no numbers under the Eclipse Phase 2e rules" in refused.reason

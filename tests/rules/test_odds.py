@@ -18,26 +18,29 @@ from rules_helpers import random_roll, spec
 
 from game.content.schema import RulesetSpec
 from game.core.dice import Dice, DiceCode
-from game.rules import odds as O
-from game.rules.d20 import D20Rules
-from game.rules.d20 import Fighter as DF
-from game.rules.d20 import Situation as DS
-from game.rules.d20 import Weapon as DW
-from game.rules.eclipse1 import Eclipse1Rules
-from game.rules.eclipse2 import Eclipse2Rules
-from game.rules.eclipse_common import Fighter, Situation, Weapon, attack_odds, defenses_beaten
-from game.rules.opend6 import Fighter as OF
-from game.rules.opend6 import OpenD6Rules
-from game.rules.opend6 import Situation as OS
-from game.rules.opend6 import Weapon as OW
-from game.rules.skirmish import AttackSituation, Combatant, SkirmishRules
+from game.core.odds import AttackOdds, at_least, binomial_tolerance, mean
+from game.rulesets.d20.core import D20Rules
+from game.rulesets.d20.core import Fighter as DF
+from game.rulesets.d20.core import Situation as DS
+from game.rulesets.d20.core import Weapon as DW
+from game.rulesets.eclipse.first import Eclipse1Rules
+from game.rulesets.eclipse.second import Eclipse2Rules
+from game.rulesets.eclipse.core import Fighter, Situation, Weapon, attack_odds, defenses_beaten
+from game.rulesets.opend6.core import Fighter as OF
+from game.rulesets.opend6.core import OpenD6Rules
+from game.rulesets.opend6.core import Situation as OS
+from game.rulesets.opend6.core import Weapon as OW
+from game.rulesets.d20.odds import d20_odds
+from game.rulesets.opend6.odds import opend6_odds, wild_die
+from game.rulesets.skirmish.odds import skirmish_hit_damage, skirmish_odds
+from game.rulesets.skirmish.rules import AttackSituation, Combatant, SkirmishRules
 
 N = 200_000
 CORE_N = 20_000
 
 
 def close(freq: float, p: float, n: int) -> bool:
-    return abs(freq - p) <= O.binomial_tolerance(p, n)
+    return abs(freq - p) <= binomial_tolerance(p, n)
 
 
 def close_mean(samples: np.ndarray | list[int], exact: float) -> bool:
@@ -45,7 +48,7 @@ def close_mean(samples: np.ndarray | list[int], exact: float) -> bool:
     return abs(samples.mean() - exact) <= 5 * samples.std() / math.sqrt(len(samples)) + 1e-9
 
 
-def agree(samples: np.ndarray | list[int], hit: np.ndarray | list[bool], result: O.AttackOdds,
+def agree(samples: np.ndarray | list[int], hit: np.ndarray | list[bool], result: AttackOdds,
           points: tuple[int, ...] = ()) -> None:
     samples, n = np.asarray(samples), len(samples)
     assert abs(sum(result.damage.values()) - 1) < 1e-6
@@ -53,7 +56,7 @@ def agree(samples: np.ndarray | list[int], hit: np.ndarray | list[bool], result:
     assert close_mean(samples, result.expected_damage), (samples.mean(), result.expected_damage)
     for k in (0, *points):
         assert close(float(np.mean(samples == k)), result.damage.get(k, 0.0), n), k
-        assert close(float(np.mean(samples >= k)), O.at_least(result.damage, k), n), k
+        assert close(float(np.mean(samples >= k)), at_least(result.damage, k), n), k
 
 
 def d100_test(r: np.ndarray, target: int) -> tuple[np.ndarray, np.ndarray]:
@@ -146,10 +149,10 @@ def d6(rng: np.random.Generator, dice: int, pips: int = 0, with_wild: bool = Tru
 
 
 def test_wild_die_distribution_is_exact_to_its_cutoff() -> None:
-    dist = O.wild_die(1e-9)
+    dist = wild_die(1e-9)
     assert 1 - 1e-9 < sum(dist.values()) <= 1.0
     assert dist[7] == pytest.approx(1 / 36) and 6 not in dist and 12 not in dist
-    assert O.mean(dist) == pytest.approx(4.2, abs=1e-7)        # 3 + 6/5 for an endless chain
+    assert mean(dist) == pytest.approx(4.2, abs=1e-7)        # 3 + 6/5 for an endless chain
 
 
 def test_opend6_odds_against_a_simulation() -> None:
@@ -158,7 +161,7 @@ def test_opend6_odds_against_a_simulation() -> None:
     difficulty = np.maximum(3, d6(rng, 3) + 5)
     hit = attack >= difficulty
     damage = np.where(hit, np.maximum(0, d6(rng, 4) - rng.integers(1, 7, N)), 0)
-    agree(damage, hit, O.opend6_odds(OD6, CIAN, GOBLIN, CROSSBOW, SHOT), (5, 12, 20))
+    agree(damage, hit, opend6_odds(OD6, CIAN, GOBLIN, CROSSBOW, SHOT), (5, 12, 20))
 
 
 def test_opend6_core_agrees_with_its_odds_under_the_optional_rules() -> None:
@@ -169,7 +172,7 @@ def test_opend6_core_agrees_with_its_odds_under_the_optional_rules() -> None:
     roll = random_roll(7)
     outs = [rules.attack(CIAN, GOBLIN, CROSSBOW, sit, roll) for _ in range(CORE_N)]
     agree([o.damage_applied for o in outs], [o.hit for o in outs],
-          O.opend6_odds(rules, CIAN, GOBLIN, CROSSBOW, sit), (12,))
+          opend6_odds(rules, CIAN, GOBLIN, CROSSBOW, sit), (12,))
 
 
 # --- d20 --------------------------------------------------------------------------------------
@@ -188,7 +191,7 @@ def test_d20_odds_against_a_simulation() -> None:
     stopped = np.where(crit, reaction == 20, reaction + 1 > test)
     hit = (crit | (test >= 14)) & ~stopped
     damage = np.where(hit, rng.integers(1, 9, N) * np.where(crit, 2, 1) + 3, 0)
-    agree(damage, hit, O.d20_odds(D20, DEVIN, THRASHER, SWORD, DS(reaction="dodge")), (4, 11, 15))
+    agree(damage, hit, d20_odds(D20, DEVIN, THRASHER, SWORD, DS(reaction="dodge")), (4, 11, 15))
 
 
 def test_d20_core_agrees_with_its_odds_for_bursts() -> None:
@@ -197,7 +200,7 @@ def test_d20_core_agrees_with_its_odds_for_bursts() -> None:
     sit = DS(attack_type="burst", reaction="dodge", held_actions=1)
     roll = random_roll(8)
     outs = [D20.attack(shooter, target, smg, sit, roll) for _ in range(CORE_N)]
-    result = O.d20_odds(D20, shooter, target, smg, sit)
+    result = d20_odds(D20, shooter, target, smg, sit)
     agree([o.damage_applied for o in outs], [o.hit for o in outs], result, (6,))
     for k, p in enumerate(result.hits):
         assert close(sum(o.hits == k for o in outs) / CORE_N, p, CORE_N)
@@ -211,7 +214,7 @@ SK = SkirmishRules(spec("skirmish"))
 def test_skirmish_odds_against_a_simulation() -> None:
     # The Olea trooper's burst (ROF 8, spread 4, 3d8) at Hollis in a combat vest (8 ballistic).
     dist = SK.hit_distribution(7, 5, 4, 8)
-    result = O.skirmish_odds(dist, O.skirmish_hit_damage(DiceCode(3, 8), 1.0, 8), 20,
+    result = skirmish_odds(dist, skirmish_hit_damage(DiceCode(3, 8), 1.0, 8), 20,
                              lambda hp: SK.state_for(hp, 4))
     rng = np.random.default_rng(6)
     margin = rng.integers(1, 11, N) + 7 - rng.integers(1, 11, N) - 5
@@ -221,7 +224,7 @@ def test_skirmish_odds_against_a_simulation() -> None:
     agree(damage, hits > 0, result, (3, 10, 20))
     for k, p in enumerate(dist):
         assert close(float(np.mean(hits == k)), p, N)
-    assert result.states["dead"] == pytest.approx(O.at_least(result.damage, 24))
+    assert result.states["dead"] == pytest.approx(at_least(result.damage, 24))
 
 
 def test_skirmish_core_agrees_with_its_odds() -> None:
@@ -242,8 +245,8 @@ def test_skirmish_core_agrees_with_its_odds() -> None:
                           for _ in range(n)))
     a_mod = SK.static_modifier("aim", trooper, SK.attack_modifiers(sit))
     d_mod = SK.static_modifier("dodge", hollis, [("cover", 0)])
-    result = O.skirmish_odds(SK.hit_distribution(a_mod, d_mod, rifle.spread, burst.rof),
-                             O.skirmish_hit_damage(DiceCode(3, 8), 1.0, 8), 20, lambda hp: SK.state_for(hp, 4))
+    result = skirmish_odds(SK.hit_distribution(a_mod, d_mod, rifle.spread, burst.rof),
+                             skirmish_hit_damage(DiceCode(3, 8), 1.0, 8), 20, lambda hp: SK.state_for(hp, 4))
     agree(totals, hits, result, (10,))
 
 

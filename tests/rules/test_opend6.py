@@ -6,7 +6,7 @@ import pytest
 from rules_helpers import Fixed, spec
 
 from game.content.schema import RulesetSpec
-from game.rules.opend6 import D6Code, Fighter, OpenD6Rules, Situation, Weapon
+from game.rulesets.opend6.core import D6Code, Fighter, OpenD6Rules, Situation, Weapon
 
 RULES = OpenD6Rules(spec("opend6"))
 CIAN = Fighter("Cian", attributes={"agility": "3D", "physique": "3D+2", "coordination": "3D"},

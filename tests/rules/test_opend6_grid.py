@@ -13,12 +13,13 @@ from game.core.commands import (Attack, ChooseDefense, Declare, Defend, Draw, En
                                 SetOverwatch)
 from game.core.dice import Dice
 from game.core.engine import Battle
+from game.rulesets import new_battle
 from game.core.narrate import describe
 from game.core.events import (ActionsDeclared, AttackResolved, Damaged, Defended, HealthChanged,
                               InitiativeOrder, InitiativeRolled, Refused, StatusChanged)
 from game.core.queries import action_costs, preview_attack, reach, unit_info
 from game.core.systems.attack import plan_attack
-from game.rules.odds import opend6_odds
+from game.rulesets.opend6.odds import opend6_odds
 from tests.core import builders as b
 from tests.rules.rules_helpers import play_out_and_replay, spec, with_rules
 
@@ -64,10 +65,10 @@ def battle(c_at=(2, 3), g_at=(6, 3), *, first="cian", cian_spec=None, goblin_spe
                                         "weapons": [w.model_dump() for w in WEAPONS],
                                         "armor": [HIDE.model_dump()]})
     if not forced:
-        return Battle(setup, seed=3)
+        return new_battle(setup, seed=3)
     dice = Dice(1)
     dice.force(*((5, 2) if first == "cian" else (2, 5)))   # initiative: red's Wild Die, then blue's
-    return Battle(setup, seed=1, dice=dice)
+    return new_battle(setup, seed=1, dice=dice)
 
 
 def of(events, kind):

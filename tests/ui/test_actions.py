@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from game.content.loader import load_setup
 from game.core.engine import Battle
+from game.rulesets import new_battle
 from game.ui.actions import action_items
 from game.ui.match import Match
 from ui_helpers import seats_for
@@ -11,7 +12,7 @@ from ui_helpers import seats_for
 
 def draw_label(unit: str) -> str:
     setup = load_setup("d20_depot")
-    with Battle(setup, 1) as battle:
+    with new_battle(setup, 1) as battle:
         match = Match(battle, seats_for(setup, {"jensen"}))
         uid = next(uid for uid, u in battle.session.units() if u.name == unit)
         items = action_items(match, uid, move_cost=None, mode=None, aim=0, has_target=False,

@@ -234,13 +234,13 @@ def outskirts_match(computer_first: bool):
     """Outskirts (64x64), Alpha at the keyboard: a seed where Alpha's unit, or the computer's,
     acts first."""
     from game.content.loader import load_setup
-    from game.core.engine import Battle
+    from game.rulesets import new_battle
     from game.ui.match import Match
     from ui_helpers import seats_for
 
     setup = load_setup("outskirts")
     for seed in range(100):
-        battle = Battle(setup, seed)
+        battle = new_battle(setup, seed)
         if (battle.session.side_of(battle.session.active) == "olea") == computer_first:
             return Match(battle, seats_for(setup, {"alpha"}))
         battle.close()

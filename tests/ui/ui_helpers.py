@@ -8,6 +8,7 @@ from pathlib import Path
 
 from game.content.loader import load_setup
 from game.core.engine import Battle
+from game.rulesets import new_battle
 from game.ui.app import SkirmishApp
 from game.ui.match import Match, Seat
 from game.ui.screens.battle import BattleScreen
@@ -30,7 +31,7 @@ def seats_for(setup, humans: set[str], level: str = "simple") -> dict[str, Seat]
 
 def new_match(scenario: Path | str, seed: int, humans: set[str]) -> Match:
     setup = load_setup(str(scenario))
-    return Match(Battle(setup, seed), seats_for(setup, humans))
+    return Match(new_battle(setup, seed), seats_for(setup, humans))
 
 
 async def at_my_turn(app, pilot, match: Match) -> BattleScreen:

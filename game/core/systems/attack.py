@@ -11,7 +11,7 @@ from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems.health import apply_damage
 from game.core.systems.sight import unit_sees
-from game.rules.skirmish import AttackSituation
+from game.core.ruleset import AttackSituation
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from game.core.illegal import Illegal, skirmish_only
 from game.core.session import Session
 from game.core.systems.health import apply_damage
 from game.core.systems.sight import unit_sees
-from game.rules.skirmish import DamageRoll
+from game.core.ruleset import DamageRoll
 
 Square = tuple[int, int]
 

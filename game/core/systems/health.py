@@ -8,7 +8,7 @@ from game.core import components as c
 from game.core.events import Damaged, HealthChanged, MoraleChanged, OverwatchEnded, SuppressionEnded
 from game.core.session import Session
 from game.core.systems.sight import refresh_view
-from game.rules.skirmish import DamageRoll
+from game.core.ruleset import DamageRoll
 
 
 def apply_damage(session: Session, uid: str, source: str, roll: DamageRoll, damage_type: str,

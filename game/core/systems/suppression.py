@@ -10,7 +10,7 @@ from game.core.session import Session
 from game.core.systems.attack import ready_firearm
 from game.core.systems.health import apply_damage
 from game.core.systems.sight import unit_sees
-from game.rules.skirmish import AttackSituation
+from game.core.ruleset import AttackSituation
 
 Square = tuple[int, int]
 

@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 
 from game.content.problems import ContentError
 from game.content.schema import BattleSetup
-from game.rules.registry import ruleset_class
+from game.rulesets import ruleset_class
 from game.ui.match import Seat
 from game.ui.players import computer_levels, default_level
 from game.ui.screens.base import GameScreen

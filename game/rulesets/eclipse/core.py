@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from game.core.dice import Dice, DiceCode
 from game.core.events import Check
-from game.rules.odds import AttackOdds, Dist, code_dist, convolve_all, mix, remap, states_of
+from game.core.odds import AttackOdds, Dist, code_dist, convolve_all, mix, remap, states_of
 
 Roll = Callable[[str, int, int], int]
 AttackKind = Literal["melee", "ranged", "psi"]

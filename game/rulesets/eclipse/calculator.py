@@ -8,9 +8,9 @@ from pydantic import Field, field_validator
 
 from game.content.loader import Library
 from game.content.schema import RulesetSpec, check_dice
-from game.rules.eclipse1 import Eclipse1Rules
-from game.rules.eclipse2 import Eclipse2Rules
-from game.rules.eclipse_common import D100, EclipseRules, Fighter, Outcome, Situation, Weapon, attack_odds
+from game.rulesets.eclipse.first import Eclipse1Rules
+from game.rulesets.eclipse.second import Eclipse2Rules
+from game.rulesets.eclipse.core import D100, EclipseRules, Fighter, Outcome, Situation, Weapon, attack_odds
 from game.resolve.inputs import Header, In, Invalid, pairs
 from game.resolve.report import Report, mods_text, odds_report
 from game.resolve.rolls import NamedRolls

@@ -14,8 +14,9 @@ from pydantic import Discriminator, Field, Tag
 from game.content.loader import Library
 from game.content.schema import RulesetSpec, WeaponSpec
 from game.core.dice import DiceCode
-from game.rules.odds import AttackOdds, blast_ring_damage, skirmish_hit_damage, skirmish_odds, states_of
-from game.rules.skirmish import AttackSituation, Combatant, SkirmishRules
+from game.core.odds import AttackOdds, states_of
+from game.rulesets.skirmish.odds import blast_ring_damage, skirmish_hit_damage, skirmish_odds
+from game.rulesets.skirmish.rules import AttackSituation, Combatant, SkirmishRules
 from game.resolve.inputs import Header, In, Invalid
 from game.resolve.report import Report, mods_text, odds_report
 from game.resolve.rolls import NamedDice, NamedRolls

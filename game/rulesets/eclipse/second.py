@@ -12,7 +12,7 @@ from pydantic import Field
 
 from game.content.schema import RulesetSpec
 from game.core.dice import DiceCode
-from game.rules.eclipse_common import (D100, DamagePlan, EclipseParams, EclipseRules, Situation,
+from game.rulesets.eclipse.core import (D100, DamagePlan, EclipseParams, EclipseRules, Situation,
                                        Weapon, half_up)
 
 

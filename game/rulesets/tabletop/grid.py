@@ -22,8 +22,8 @@ from game.core import components as c
 from game.core.events import AttackResolved, Check, Defended, DefenseChosen, StatusChanged
 from game.core.grid import MoveCosts
 from game.core.illegal import Illegal
-from game.rules.skirmish import DamageRoll
-from game.rules.tactical import TacticalParams
+from game.core.ruleset import DamageRoll
+from game.rulesets.tabletop.params import TacticalParams
 
 if TYPE_CHECKING:
     from game.core.session import Session

@@ -14,45 +14,9 @@ from dataclasses import dataclass
 from game.content.schema import FireMode, RulesetSpec, WeaponSpec
 from game.core.dice import Dice, DiceCode
 from game.core.events import Check
+from game.core.ruleset import AttackSituation, Combatant, DamageRoll
 from game.core.grid import MoveCosts
-from game.rules.skirmish_params import SkirmishParams
-
-
-@dataclass(frozen=True, slots=True)
-class Combatant:
-    """The numbers of one side of an attack, read from a unit's components."""
-
-    attributes: dict[str, int]
-    skills: dict[str, int]
-    abilities: dict[str, int]
-    morale_modifier: int
-
-
-@dataclass(frozen=True, slots=True)
-class AttackSituation:
-    """Ruleset-neutral facts about one attack, gathered by the attack system."""
-
-    weapon: WeaponSpec
-    mode: FireMode
-    aim_level: int
-    stance: str
-    location: str
-    distance: int
-    cover: str
-    concealed: bool
-    running: bool
-    moved_rough: bool
-    dropped_flat: bool
-    melee: bool
-    suppression: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class DamageRoll:
-    rolls: tuple[int, ...]
-    rolled: int
-    resisted: int
-    taken: int
+from game.rulesets.skirmish.params import SkirmishParams
 
 
 class SkirmishRules:

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from game.content.schema import WeaponSpec
 from game.core import components as c
-from game.core.combat.base import GridRules
+from game.rulesets.tabletop.grid import GridRules
 from game.core.events import Check, StanceChanged, StatusChanged
 from game.core.illegal import Illegal
-from game.rules.eclipse1 import Eclipse1Rules
-from game.rules.eclipse2 import Eclipse2Rules
-from game.rules.eclipse_common import D100, Fighter, Situation, Weapon, attack_odds, roller_from
-from game.rules.odds import mean
+from game.rulesets.eclipse.first import Eclipse1Rules
+from game.rulesets.eclipse.second import Eclipse2Rules
+from game.rulesets.eclipse.core import D100, Fighter, Situation, Weapon, attack_odds, roller_from
+from game.core.odds import mean
 
 if TYPE_CHECKING:
     from game.core.session import Session

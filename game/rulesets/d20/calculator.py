@@ -9,8 +9,8 @@ from pydantic import Field, field_validator
 from game.content.loader import Library
 from game.content.schema import RulesetSpec, check_dice
 from game.core.dice import DiceCode
-from game.rules.d20 import D20Rules, Fighter, Outcome, Situation, Weapon
-from game.rules.odds import d20_odds
+from game.rulesets.d20.core import D20Rules, Fighter, Outcome, Situation, Weapon
+from game.rulesets.d20.odds import d20_odds
 from game.resolve.inputs import Header, In, Invalid
 from game.resolve.report import Report, mods_text, odds_report
 from game.resolve.rolls import NamedRolls

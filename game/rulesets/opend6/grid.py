@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 from game.content.schema import WeaponSpec
 from game.core import components as c
-from game.core.combat.base import GridRules
+from game.rulesets.tabletop.grid import GridRules
 from game.core.events import ActionsDeclared, Check, Defended, StatusChanged
 from game.core.illegal import Illegal
-from game.rules.eclipse_common import roller_from
-from game.rules.odds import mean, opend6_odds
-from game.rules.opend6 import D6Code, D6Roll, Fighter, OpenD6Rules, Outcome, Situation, Weapon
+from game.rulesets.eclipse.core import roller_from
+from game.core.odds import mean
+from game.rulesets.opend6.odds import opend6_odds
+from game.rulesets.opend6.core import D6Code, D6Roll, Fighter, OpenD6Rules, Outcome, Situation, Weapon
 
 if TYPE_CHECKING:
     from game.core.events import AttackResolved

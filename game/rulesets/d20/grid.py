@@ -30,15 +30,15 @@ from typing import TYPE_CHECKING, Any
 
 from game.content.schema import FireMode, WeaponSpec
 from game.core import components as c
-from game.core.combat.base import GridRules
+from game.rulesets.tabletop.grid import GridRules
 from game.core.commands import ChangeStance
 from game.core.dice import DiceCode
 from game.core.events import AttackResolved, Check, InitiativeOrder, StanceChanged
 from game.core.illegal import Illegal
 from game.core.systems.sight import unit_sees
-from game.rules.d20 import D20Rules, Fighter, Outcome, Situation, Weapon
-from game.rules.eclipse_common import roller_from
-from game.rules.odds import d20_odds
+from game.rulesets.d20.core import D20Rules, Fighter, Outcome, Situation, Weapon
+from game.rulesets.eclipse.core import roller_from
+from game.rulesets.d20.odds import d20_odds
 
 if TYPE_CHECKING:
     from game.core.session import Session

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from game.content.schema import RulesetSpec
 from game.core.dice import DiceCode
-from game.rules.eclipse_common import (D100, DamagePlan, EclipseParams, EclipseRules, Outcome,
+from game.rulesets.eclipse.core import (D100, DamagePlan, EclipseParams, EclipseRules, Outcome,
                                        Situation, Weapon)
 
 

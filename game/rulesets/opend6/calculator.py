@@ -8,8 +8,8 @@ from pydantic import AfterValidator, Field, field_validator
 
 from game.content.loader import Library
 from game.content.schema import RulesetSpec
-from game.rules.odds import opend6_odds
-from game.rules.opend6 import D6Code, D6Roll, Fighter, OpenD6Rules, Outcome, Situation, Weapon
+from game.rulesets.opend6.odds import opend6_odds
+from game.rulesets.opend6.core import D6Code, D6Roll, Fighter, OpenD6Rules, Outcome, Situation, Weapon
 from game.resolve.inputs import Header, In, Invalid
 from game.resolve.report import Report, mods_text, odds_report
 from game.resolve.rolls import NamedRolls

@@ -1,0 +1,61 @@
+"""Every ruleset a battle can be played under, by the engine name its ruleset file gives.
+
+A ruleset is one package here: its dice core, its rules on the grid, its exact odds and its
+side of the referee's calculator. Adding one is a package and a line in RULESETS.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.content.schema import BattleSetup, RulesetSpec
+from game.core.dice import Dice
+from game.core.engine import Battle
+from game.rulesets.d20.grid import D20Grid
+from game.rulesets.eclipse.grid import Eclipse1Grid, Eclipse2Grid
+from game.rulesets.opend6.grid import OpenD6Grid
+from game.rulesets.skirmish.rules import SkirmishRules
+
+RULESETS: dict[str, type] = {
+    "skirmish": SkirmishRules,
+    "eclipse2": Eclipse2Grid,
+    "eclipse1": Eclipse1Grid,
+    "opend6": OpenD6Grid,
+    "d20": D20Grid,
+}
+
+
+class UnknownRuleset(ValueError):
+    pass
+
+
+def ruleset_class(engine: str) -> type | None:
+    return RULESETS.get(engine)
+
+
+def params_model(engine: str) -> type | None:
+    """The model a ruleset file's `params` must satisfy, or None for an engine not played yet."""
+    cls = ruleset_class(engine)
+    return getattr(cls, "Params", None) if cls else None
+
+
+def find_ruleset(spec: RulesetSpec) -> Any:
+    cls = ruleset_class(spec.engine)
+    if cls is None:
+        known = ", ".join(sorted(RULESETS))
+        raise UnknownRuleset(f"ruleset {spec.id!r} names engine {spec.engine!r}; known engines: {known}")
+    return cls(spec)
+
+
+def new_battle(setup: BattleSetup, seed: int, *, dice: Dice | None = None) -> Battle:
+    """A battle of `setup`, played under the ruleset its ruleset file names."""
+    return Battle(setup, seed, find_ruleset(setup.ruleset), dice=dice)
+
+
+def load_battle(state: dict[str, Any]) -> Battle:
+    """A saved battle (Battle.state()) rebuilt; ValueError when it does not fit."""
+    return Battle.from_state(state, find_ruleset)
+
+
+__all__ = ["RULESETS", "UnknownRuleset", "find_ruleset", "load_battle", "new_battle", "params_model",
+           "ruleset_class"]
