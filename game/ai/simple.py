@@ -70,10 +70,10 @@ class SimplePlayer:
         turn = (battle.session.round, uid)
         if self._moved != turn:
             self._moved, self._moves = turn, 0
-        # Under a tabletop ruleset a unit with nothing in sight may spend a second move action
+        # Where a turn buys whole move actions, a unit with nothing in sight may spend a second
         # (d20: "You can use both of your actions to move"); skirmish moves once, then shoots.
-        tabletop = battle.session.rules.grid
-        allowed = 2 if tabletop and not enemies else 1
+        move_actions = "move_actions" in battle.session.rules.supports
+        allowed = 2 if move_actions and not enemies else 1
         if self._moves < allowed and me.stance != "prone":
             self._moves += 1
             move = self._advance(battle, me, enemies)
@@ -87,8 +87,7 @@ class SimplePlayer:
     @staticmethod
     def _guard(battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> Command | None:
         """With enemies in sight and nothing better to do, defend (rulesets that offer it)."""
-        if (not enemies or not battle.session.rules.grid
-                or any(s.startswith("defending") for s in me.statuses)):
+        if not enemies or any(s.startswith("defending") for s in me.statuses):
             return None
         kinds = action_costs(battle, me.uid).defend      # in the ruleset's order of preference
         kind = next((kind for kind, cost in kinds.items() if 0 < cost <= me.ap), None)
@@ -182,16 +181,16 @@ class SimplePlayer:
         grid = battle.session.grid
         weapon = battle.session.weapons.get(me.weapon) if me.weapon else None
         keep = min((m.ap for m in weapon.modes), default=0) if weapon else 0
-        if not enemies and battle.session.rules.grid:
-            keep = 0            # nothing in sight: a tabletop unit may spend every action walking
-        tabletop = battle.session.rules.grid
-        # Skirmish: search only as far as the AP it may spend walking (a smaller window).
-        area = reach(battle, me.uid) if tabletop else reach(battle, me.uid, me.ap - keep)
+        move_actions = "move_actions" in battle.session.rules.supports
+        if not enemies and move_actions:
+            keep = 0            # nothing in sight: a unit may spend every move action walking
+        # AP priced by the step: search only as far as the AP it may spend walking.
+        area = reach(battle, me.uid) if move_actions else reach(battle, me.uid, me.ap - keep)
         walk = walking_distances(grid, goal)
         all_xs, all_ys, costs = area.arrays()
         affordable = costs <= me.ap - keep
         xs, ys = all_xs[affordable], all_ys[affordable]
-        if battle.session.rules.grid and keep:
+        if move_actions and keep:
             here = walk[me.square[1], me.square[0]]
             if not len(xs) or walk[ys, xs].min() >= here:
                 xs, ys = all_xs, all_ys       # blocked nearby: spend the shot's actions walking

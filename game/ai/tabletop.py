@@ -83,7 +83,7 @@ class TabletopPlayer:
             self._moved = True
             # With a shot from here it shoots first (then finds cover with what movement is
             # left). Under OpenD6 it weighs moving first: staying to shoot is one action only.
-            declares = hasattr(battle.session.rules, "declare")
+            declares = "declared_actions" in battle.session.rules.supports
             if declares or shot is None:
                 best = self._best_square(battle, me, enemies, shooting=True)
                 move = None if best in (None, me.square) else self._walk(battle, me, best)

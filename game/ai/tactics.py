@@ -20,7 +20,6 @@ from game.core import components as c
 from game.core.commands import Revive, Suppress, Throw
 from game.core.dice import DiceCode
 from game.core.grid import Grid
-from game.core.systems.suppression import circle, diameter_for
 
 Square = tuple[int, int]
 FRIENDLY_RISK = 0.0      # chance of catching a friend in the blast we accept
@@ -147,12 +146,12 @@ def suppress_options(a: Assessor, me: Known, foes: list[Known], own: list[Square
             or me.info.ammo <= 0 or me.info.ap < me.info.ap_per_turn):
         return []
     targets = [f for f in foes if f.visible]
-    diameter = diameter_for(s, me.uid)
+    diameter = s.rules.suppression_diameter(s, me.uid)
     out = []
     for center in _centers(targets, diameter // 2):
         if not _throwable(a.grid, me, center, 10**6):
             continue
-        area = set(circle(s, center, diameter))
+        area = set(s.grid.disc(center, diameter))
         if any(square in area for square in own):
             continue
         beyond = a.grid.distance(me.square, center) > me.weapon.range

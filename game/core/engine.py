@@ -23,7 +23,7 @@ from game.core.dice import Dice
 from game.core.events import DefenseAsked, Event, Refused
 from game.core.illegal import Illegal
 from game.core.session import Session
-from game.core.systems import attack, grenade, loadout, movement, overwatch, suppression, turns
+from game.core.systems import attack, loadout, movement, overwatch, turns
 
 STATE_FORMAT = 1
 
@@ -31,7 +31,7 @@ STATE_FORMAT = 1
 def _attack(session: Session, cmd: Attack) -> None:
     plan = attack.plan_attack(session, cmd.unit, cmd.target, cmd.mode, cmd.location, cmd.aim)
     attack.spend(session, cmd.unit, plan.ap_cost)
-    choices = session.rules.asks(session, plan) if session.rules.grid else ()
+    choices = session.rules.asks(session, plan)
     if choices:                   # the defender's player chooses first (a Respond command)
         session.pending = (plan, choices)
         session.emit(DefenseAsked(plan.target, plan.attacker, plan.weapon.id, choices),
@@ -54,26 +54,22 @@ def _respond(session: Session, cmd: Respond) -> None:
         condition.standing = "ask"
 
 
-def _tabletop(session: Session, what: str) -> Any:
-    """The grid ruleset, or Illegal when the battle's ruleset has no such choice."""
-    if not session.rules.grid:
-        raise Illegal(f"The {session.setup.ruleset.name} rules have no {what}.")
-    return session.rules
-
-
 def _defend(session: Session, cmd: Defend) -> None:
-    _tabletop(session, "active or full defense").defend(session, cmd.unit, cmd.defense)
+    session.rules.defend(session, cmd.unit, cmd.defense)
 
 
 def _choose_defense(session: Session, cmd: ChooseDefense) -> None:
-    _tabletop(session, "defense choices").choose_defense(session, cmd.unit, cmd.choice)
+    session.rules.choose_defense(session, cmd.unit, cmd.choice)
 
 
 def _declare(session: Session, cmd: Declare) -> None:
-    rules = _tabletop(session, "declared actions")
-    if not hasattr(rules, "declare"):
-        raise Illegal(f"The {session.setup.ruleset.name} rules have no declared actions.")
-    rules.declare(session, cmd.unit, cmd.actions)
+    session.rules.declare(session, cmd.unit, cmd.actions)
+
+
+def _not_here(what: str) -> Callable[[Session, Any], None]:
+    def refuse(session: Session, cmd: Any) -> None:
+        raise Illegal(f"The {session.setup.ruleset.name} rules have no {what}.")
+    return refuse
 
 
 HANDLERS: dict[type, Callable[[Session, Any], None]] = {
@@ -81,17 +77,17 @@ HANDLERS: dict[type, Callable[[Session, Any], None]] = {
     ChangeStance: movement.change_stance,
     Attack: _attack,
     SetOverwatch: overwatch.set_overwatch,
-    Suppress: suppression.suppress,
-    Throw: grenade.throw,
     Reload: loadout.reload,
     Draw: loadout.draw,
-    Revive: loadout.revive,
     Defend: _defend,
     ChooseDefense: _choose_defense,
     Declare: _declare,
     Respond: _respond,
 }
 FREE = (ChooseDefense, Declare)     # commands that are not actions of their own
+# Commands only some rulesets have (their `actions()`), and what a refusal calls them.
+RULESET_ACTIONS: dict[type, str] = {Throw: "grenades", Suppress: "suppressive fire",
+                                    Revive: "first aid on the battlefield"}
 
 
 class Battle:
@@ -113,7 +109,8 @@ class Battle:
             return Refused("This battle has been closed.")
         if s.over:
             return Refused("The battle is over.")
-        if not isinstance(command, Command) or not (type(command) in HANDLERS or isinstance(command, EndTurn)):
+        known = type(command) in HANDLERS or type(command) in RULESET_ACTIONS or isinstance(command, EndTurn)
+        if not isinstance(command, Command) or not known:
             return Refused(f"Not a command: {command!r}.")
         if s.pending is not None or isinstance(command, Respond):
             return self._answer(command)
@@ -158,12 +155,14 @@ class Battle:
         if isinstance(command, EndTurn):
             turns.end_turn(s, command.unit)
             return
-        HANDLERS[type(command)](s, command)
+        handler = HANDLERS.get(type(command)) or s.rules.actions().get(type(command))
+        if handler is None:
+            handler = _not_here(RULESET_ACTIONS[type(command)])
+        handler(s, command)
         if s.pending is not None:
             return                       # nothing moves on until the defender has answered
         uid = s.active if isinstance(command, Respond) else command.unit
-        grid_rules = s.rules.grid
-        if grid_rules and not isinstance(command, (Move, *FREE)) and s.is_up(uid):
+        if not isinstance(command, (Move, *FREE)) and s.is_up(uid):
             s.rules.after_action(s, uid, command)
         if turns.check_victory(s):
             return
@@ -174,7 +173,7 @@ class Battle:
         s = self.session
         if s.get(uid, c.ActionPoints).current > 0:
             return False
-        return not (s.rules.grid and s.rules.can_still_act(s, uid))
+        return not s.rules.can_still_act(s, uid)
 
     def _run(self, action: Callable[[], None]) -> list[Event]:
         s = self.session

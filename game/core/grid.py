@@ -84,6 +84,14 @@ class Grid:
     def in_bounds(self, x: int, y: int) -> bool:
         return 0 <= x < self.width and 0 <= y < self.height
 
+    def disc(self, center: tuple[int, int], diameter: int) -> list[tuple[int, int]]:
+        """The squares on the map within `diameter` / 2 of `center` (a suppressed area)."""
+        r = diameter / 2
+        reach = int(r)
+        return [(center[0] + dx, center[1] + dy)
+                for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)
+                if dx * dx + dy * dy <= r * r and self.in_bounds(center[0] + dx, center[1] + dy)]
+
     def terrain_at(self, x: int, y: int) -> str:
         return self.terrain_names[self.terrain[y, x]]
 

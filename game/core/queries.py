@@ -65,8 +65,7 @@ def unit_info(battle: Battle, uid: str) -> UnitInfo:
         statuses.append("pinned")
     if health.stabilized and health.state != "ok":
         statuses.append("stabilized")
-    if s.rules.grid:
-        statuses += s.rules.statuses(s, uid)
+    statuses += s.rules.statuses(s, uid)
     return UnitInfo(
         uid=uid, name=unit.name, side=unit.side, template=unit.template, square=s.position(uid),
         hp=health.hp, max_hp=health.max_hp, state=health.state, ap=ap.current,
@@ -77,7 +76,7 @@ def unit_info(battle: Battle, uid: str) -> UnitInfo:
         grenades=tuple(sorted((g, n) for g, n in loadout.grenades.items() if n)),
         abilities=tuple(sorted(stats.abilities.items())), statuses=tuple(statuses),
         morale=stats.morale, sight=stats.sight,
-        ap_name=s.rules.t.ap_name if s.rules.grid else "AP",
+        ap_name=s.rules.ap_name,
         move_left=s.get(uid, c.Tempo).move_left if s.has(uid, c.Tempo) else None)
 
 
@@ -125,27 +124,20 @@ def explored_squares(battle: Battle, side: str) -> np.ndarray:
 def reach(battle: Battle, uid: str, most: int | None = None) -> Reach:
     """Where `uid` can walk with its AP, avoiding every unit its side knows to be in the way.
 
-    `most` caps the AP spent walking (a smaller search) under skirmish; a tabletop ruleset's
-    reach is its move in hand and the move actions its AP buy.
+    `most` caps the AP spent walking (a smaller search) where the ruleset prices steps in AP;
+    a ruleset that counts squares of movement reaches as far as its move in hand and the move
+    actions its AP buy.
     """
     s = battle.session
     s.use()
     side = s.side_of(uid)
     blocked = [sq for sq, other in s.occupied().items()
                if other != uid and (s.side_of(other) == side or s.sees(side, sq))]
-    budget = s.get(uid, c.ActionPoints).current
-    grid_rules = s.rules if s.rules.grid else None
-    if grid_rules is not None:
-        budget = grid_rules.reach_budget(s, uid)       # in squares of movement
-    elif most is not None:
-        budget = max(0, min(budget, most))
+    budget = s.rules.reach_budget(s, uid, most)
     if not can_move(battle, uid):
         budget = 0                     # pinned or prone: nowhere to go without getting up first
     found = s.grid.reach(s.position(uid), budget, s.rules.move_costs, blocked)
-    if grid_rules is not None:
-        found = found.priced(lambda squares: grid_rules.reach_prices(s, uid, squares),
-                             s.get(uid, c.ActionPoints).current)
-    return found
+    return s.rules.price_reach(s, uid, found)
 
 
 def can_move(battle: Battle, uid: str) -> bool:
@@ -183,8 +175,6 @@ def opportunity_attacks(battle: Battle, uid: str, path: list[Square]) -> list[tu
     once. Nothing is rolled."""
     s = battle.session
     s.use()
-    if not s.rules.grid:
-        return []
     side, start = s.side_of(uid), s.position(uid)
     out: list[tuple[str, str]] = []
     for step in path:
@@ -224,7 +214,7 @@ def declaring(battle: Battle, uid: str, actions: int) -> Iterator[None]:
     the unit is put back as it was. Outside a ruleset of declared actions it changes nothing."""
     s = battle.session
     s.use()
-    if not hasattr(s.rules, "declare") or not s.has(uid, c.Tempo):
+    if "declared_actions" not in s.rules.supports or not s.has(uid, c.Tempo):
         yield
         return
     tempo, ap = s.get(uid, c.Tempo), s.get(uid, c.ActionPoints)
@@ -267,30 +257,20 @@ def action_costs(battle: Battle, uid: str) -> ActionCosts:
     bought = s.get(uid, c.TurnState).aim_level
     aim = tuple(max(0, rules.aim_cost(weapon, level, quick) - rules.aim_cost(weapon, bought, quick))
                 for level in range(weapon.aim_max + 1)) if weapon else (0,)
-    grenades = [g for g, n in loadout.grenades.items() if n > 0 and g in s.weapons]
-    if rules.grid:
-        return ActionCosts(
-            stance={(new, drop): rules.stance_cost(stance, new, drop)
-                    for new in c.STANCES for drop in (False, True) if new != stance and (not drop or new == "prone")},
-            modes={m.name: m.ap for m in weapon.modes} if weapon else {},
-            aim=(0,), overwatch=rules.overwatch_cost(ap.per_turn), suppress=None,
-            reload=weapon.reload_ap if weapon and weapon.kind == "firearm" else None,
-            draw={i: s.weapons[w.weapon].draw_ap for i, w in enumerate(loadout.weapons)},
-            throw=None, revive=None, unarmed=rules.p.unarmed.ap,
-            defend={kind: rules.defense_cost(s, uid, kind) for kind in rules.t.defend})
+    special = rules.special_costs(s, uid)
     return ActionCosts(
         stance={(new, drop): rules.stance_cost(stance, new, drop)
                 for new in c.STANCES for drop in (False, True) if new != stance and (not drop or new == "prone")},
         modes={m.name: m.ap for m in weapon.modes} if weapon else {},
         aim=aim,
         overwatch=rules.overwatch_cost(ap.per_turn),
-        suppress=ap.per_turn,
+        suppress=special["suppress"],
         reload=weapon.reload_ap if weapon and weapon.kind == "firearm" else None,
         draw={i: s.weapons[w.weapon].draw_ap for i, w in enumerate(loadout.weapons)},
-        throw=s.weapons[grenades[0]].modes[0].ap if grenades and s.weapons[grenades[0]].modes else None,
-        revive=rules.p.revive.ap,
+        throw=special["throw"],
+        revive=special["revive"],
         unarmed=rules.p.unarmed.ap,
-        defend={})
+        defend=rules.defense_costs(s, uid))
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,39 +304,9 @@ def preview_attack(battle: Battle, uid: str, target: str, mode: str | None = Non
         plan = attack.plan_attack(s, uid, target, mode, location, aim, turn_limits=not threat)
     except Illegal as why:
         return Refused(str(why))
-    rules = s.rules
-    if rules.grid:
-        try:
-            odds = rules.preview(s, plan)
-        except Illegal as why:
-            return Refused(str(why))
-        return AttackPreview(uid, target, plan.weapon.id, plan.mode.name, 0, plan.ap_cost, **odds,
-                             rounds=plan.rof if plan.weapon.kind == "firearm" else 0)
-    sit = attack.situation(s, plan)
-    me, them = s.combatant(uid), s.combatant(target)
-    att_attr = rules.p.skill_attributes.get(plan.weapon.skill)
-    attack_mods = [(plan.weapon.skill, me.skills.get(plan.weapon.skill, 0)),
-                   (att_attr, me.attributes.get(att_attr, 0)), *rules.attack_modifiers(sit),
-                   ("morale", me.morale_modifier)]
-    if s.is_up(target):
-        skill = rules.defense_skill(them, sit)
-        def_attr = rules.p.skill_attributes.get(skill)
-        defense_mods = [(skill, them.skills.get(skill, 0)), (def_attr, them.attributes.get(def_attr, 0)),
-                        ("cover", 0 if sit.melee else rules.p.cover_dodge_bonus[sit.cover]),
-                        ("morale", them.morale_modifier)]
-        hits = rules.hit_distribution(sum(v for _, v in attack_mods), sum(v for _, v in defense_mods),
-                                      plan.weapon.spread, plan.rof)
-    else:
-        defense_mods = [("helpless", 0)]
-        hits = [0.0] * (plan.rof + 1)
-        total = sum(v for _, v in attack_mods)
-        for face in range(1, rules.p.die + 1):
-            hits[rules.hit_count(face + total, 0, plan.weapon.spread, plan.rof)] += 1 / rules.p.die
-    bonus = me.attributes.get("strength", 0) if plan.weapon.id == "unarmed" else 0
-    per_hit = rules.expected_damage_per_hit(plan.weapon.damage, plan.weapon.damage_type, location,
-                                            s.get(target, c.Armor).resist, bonus)
-    expected = sum(k * p for k, p in enumerate(hits)) * per_hit
-    return AttackPreview(uid, target, plan.weapon.id, plan.mode.name, plan.aim_level, plan.ap_cost,
-                         tuple((k, v) for k, v in attack_mods if v), tuple((k, v) for k, v in defense_mods if v),
-                         1.0 - hits[0], tuple(hits), per_hit, expected,
-                         rounds=plan.rof if plan.weapon.kind == "firearm" else 0)
+    try:
+        odds = s.rules.preview(s, plan)
+    except Illegal as why:
+        return Refused(str(why))
+    return AttackPreview(uid, target, plan.weapon.id, plan.mode.name, odds.pop("aim", 0), plan.ap_cost,
+                         **odds, rounds=plan.rof if plan.weapon.kind == "firearm" else 0)

@@ -7,9 +7,20 @@ into dice and an outcome.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from game.content.schema import FireMode, WeaponSpec
+from game.content.schema import FireMode, RulesetSpec, UnitSpec, WeaponSpec
+from game.core import components as c
+from game.core.events import AttackResolved, Check
+from game.core.grid import MoveCosts, Reach
+from game.core.illegal import Illegal
+
+if TYPE_CHECKING:
+    from game.core.session import Session
+
+Square = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,3 +58,207 @@ class DamageRoll:
     rolled: int
     resisted: int
     taken: int
+
+
+# --- the interface --------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class HitZone:
+    modifier: int = 0
+    damage_multiplier: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Fists:
+    damage: str = "1d3"
+    damage_type: str = "blunt"
+    ap: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Cone:
+    cone_degrees: float = 90.0
+
+
+@dataclass(frozen=True, slots=True)
+class EngineNumbers:
+    """The numbers the engine's shared systems read from a ruleset (`Ruleset.p`). A ruleset's
+    own params model carries these fields among its others; these are the neutral values."""
+
+    unarmed: Fists = Fists()
+    hit_locations: dict[str, HitZone] = field(default_factory=lambda: {"torso": HitZone()})
+    overwatch: Cone = Cone()
+    square_meters: float = 1.0
+    morale_transfer: float = 0.0
+    dying_loss_per_round: int = 0
+    reload_resets_aim: bool = True
+
+
+class Ruleset:
+    """The one interface every ruleset implements. Every hook has a neutral default, so the
+    engine never asks which ruleset it has: a ruleset overrides what its text says.
+
+    The engine's systems call these hooks (game/core/systems); the app and the computer
+    players only ask queries (game/core/queries.py), which call them too. Hooks that take the
+    session may read and, where their docstring says so, change the battle; the others are pure.
+    """
+
+    name = "neutral"
+    spec: RulesetSpec
+    p: Any = EngineNumbers()
+    move_costs = MoveCosts(1, 1, 0, False)
+    ap_name = "AP"
+    reroll_initiative = False           # rolled again at the start of every round
+    max_actions = 0                     # most actions a unit may declare in a turn (0: none)
+    defense_choices: tuple[str, ...] = ()
+    # Actions beyond move, stance, attack, overwatch, reload and draw, keyed by command type;
+    # a ruleset that has them returns their systems from `actions()`.
+    supports: frozenset[str] = frozenset()
+
+    def __init__(self, spec: RulesetSpec) -> None:
+        self.spec = spec
+
+    def actions(self) -> dict[type, Callable[[Session, Any], None]]:
+        """Systems for the ruleset's own commands (Throw, Suppress, Revive...), by type."""
+        return {}
+
+    # --- content ----------------------------------------------------------------------------
+
+    def weapon_view(self, weapon: WeaponSpec) -> WeaponSpec:
+        """The weapon as the shared systems see it under this ruleset (costs in its AP)."""
+        return weapon
+
+    def unit_body(self, spec: UnitSpec) -> tuple[dict[str, int], dict[str, int], int, int]:
+        """(attributes, skills, hp, AP per turn) of a unit under this ruleset."""
+        return dict(spec.attributes), dict(spec.skills), spec.hp, spec.ap
+
+    def unit_components(self) -> list[Any]:
+        """Extra components a unit carries under this ruleset (wounds, a move allowance)."""
+        return []
+
+    def unarmed_weapon(self) -> WeaponSpec:
+        """A punch or kick: the ruleset's numbers, not a content weapon."""
+        fists = self.p.unarmed
+        return WeaponSpec.model_construct(
+            id="unarmed", name="Unarmed", kind="melee", skill="unarmed", damage=fists.damage,
+            damage_type=fists.damage_type, accuracy=0, aim_max=0, aim_ap=0, range=1, spread=1,
+            magazine=0, reload_ap=0, draw_ap=0, modes=[FireMode(name="unarmed", ap=fists.ap)])
+
+    # --- costs ------------------------------------------------------------------------------
+
+    def stance_cost(self, old: str, new: str, drop: bool) -> int:
+        return 0
+
+    def aim_cost(self, weapon: WeaponSpec, level: int, quick_aim: bool) -> int:
+        return 0
+
+    def overwatch_cost(self, per_turn: int) -> int:
+        return per_turn // 2
+
+    def is_running(self, move_ap: int, ap_per_turn: int) -> bool:
+        return False
+
+    def state_for(self, hp: int, constitution: int) -> str:
+        return "ok" if hp > 0 else "unconscious"
+
+    def defense_costs(self, session: Session, uid: str) -> dict[str, int]:
+        """AP of each active or full defense the ruleset offers `uid` now."""
+        return {}
+
+    def suppression_diameter(self, session: Session, uid: str) -> int:
+        """Squares across the area `uid`'s suppressive fire would pin (0: it has none)."""
+        return 0
+
+    def special_costs(self, session: Session, uid: str) -> dict[str, int | None]:
+        """AP of the ruleset's own actions for `uid` now: suppress, throw, revive (None: none)."""
+        return {"suppress": None, "throw": None, "revive": None}
+
+    # --- the turn ---------------------------------------------------------------------------
+
+    def initiative(self, session: Session, uid: str) -> tuple[Check, tuple[int, ...]]:
+        """One unit's initiative roll, and what breaks ties (higher first)."""
+        return Check.of("initiative", (), []), ()
+
+    def start_round(self, session: Session) -> None:
+        """Round bookkeeping (reactions come back)."""
+
+    def begin_turn(self, session: Session, uid: str) -> str | None:
+        """Open a turn; a reason the unit cannot act, or None."""
+        return None
+
+    def turn_started(self, session: Session, uid: str) -> None:
+        """After the turn has been announced (a pinned unit tries to break free)."""
+
+    def end_turn(self, session: Session, uid: str) -> None:
+        """Close a turn."""
+
+    def can_still_act(self, session: Session, uid: str) -> bool:
+        """With no AP left, can the unit still do something (walk its free move)?"""
+        return False
+
+    def after_action(self, session: Session, uid: str, command: Any) -> None:
+        """After any action but a move (or a free choice)."""
+
+    # --- movement ---------------------------------------------------------------------------
+
+    def path_price(self, session: Session, uid: str, steps: list[int]) -> int:
+        """AP of a whole path from the cost of each step, without changing anything."""
+        return sum(steps)
+
+    def step_price(self, session: Session, uid: str, cost: int, *, commit: bool) -> int:
+        """AP one step of `cost` takes now (and, with `commit`, the unit's allowance spent)."""
+        return cost
+
+    def on_step(self, session: Session, uid: str, start: Square, step: Square) -> None:
+        """`uid` is about to step from `start` to `step` (d20: attacks of opportunity)."""
+
+    def provokers(self, session: Session, uid: str, start: Square, step: Square) -> list[Any]:
+        """The reactions a step would draw, as planned attacks (none here)."""
+        return []
+
+    def reach_budget(self, session: Session, uid: str, most: int | None) -> int:
+        """How far `uid` could still walk, in the units of `move_costs`."""
+        budget = session.get(uid, c.ActionPoints).current
+        return budget if most is None else max(0, min(budget, most))
+
+    def price_reach(self, session: Session, uid: str, found: Reach) -> Reach:
+        """The reach with each square's price in AP (the search already priced it here)."""
+        return found
+
+    # --- attacks ----------------------------------------------------------------------------
+
+    def check_attack(self, session: Session, plan: Any) -> None:
+        """Refuse, before anything changes, what this ruleset cannot allow (Illegal)."""
+
+    def strike(self, session: Session, plan: Any, reaction: bool) -> AttackResolved:
+        """Roll the attack and apply what it does. AP are spent by the caller."""
+        raise Illegal(f"The {self.spec.name} rules have no attacks.")
+
+    def preview(self, session: Session, plan: Any) -> dict[str, Any]:
+        """Exact odds of an attack, changing nothing: the fields of queries.AttackPreview
+        (attack_modifiers, defense_modifiers, hit_chance, hits, damage_per_hit,
+        expected_damage; aim and how if the ruleset has them)."""
+        raise Illegal(f"The {self.spec.name} rules have no attacks.")
+
+    def asks(self, session: Session, plan: Any) -> tuple[str, ...]:
+        """The choices to put to the defender's player before this attack, or () to go on."""
+        return ()
+
+    # --- defenses and choices ---------------------------------------------------------------
+
+    def defend(self, session: Session, uid: str, kind: str) -> None:
+        raise Illegal(f"The {self.spec.name} rules have no active or full defense.")
+
+    def standing_choices(self) -> tuple[str, ...]:
+        """What ChooseDefense accepts (none here)."""
+        return ()
+
+    def choose_defense(self, session: Session, uid: str, choice: str) -> None:
+        raise Illegal(f"The {self.spec.name} rules have no defense choices.")
+
+    def declare(self, session: Session, uid: str, actions: int) -> None:
+        raise Illegal(f"The {self.spec.name} rules have no declared actions.")
+
+    def statuses(self, session: Session, uid: str) -> list[str]:
+        """Words for the unit panel beyond overwatch, pinned and stabilized."""
+        return []

@@ -19,7 +19,7 @@ from game.core import components as c
 from game.core.dice import Dice
 from game.core.events import Event
 from game.core.grid import Grid
-from game.core.ruleset import Combatant
+from game.core.ruleset import Combatant, Ruleset
 
 _world_ids = itertools.count(1)
 _grid_cache: dict[tuple, Grid] = {}
@@ -71,16 +71,14 @@ def grid_for(setup: BattleSetup) -> Grid:
 class Session:
     """State of one battle. Systems change it; `game.core.engine.Battle` drives it."""
 
-    def __init__(self, setup: BattleSetup, seed: int, rules: Any, dice: Dice | None = None) -> None:
+    def __init__(self, setup: BattleSetup, seed: int, rules: Ruleset, dice: Dice | None = None) -> None:
         self.setup = setup
         self.seed = seed
         self.dice = dice if dice is not None else Dice(seed)
         self.rules = rules
         self.grid = grid_for(setup)
-        grid_rules = self.rules.grid
-        # Under a tabletop ruleset the systems see each weapon priced in that ruleset's AP.
-        self.weapons: dict[str, WeaponSpec] = {
-            w.id: (self.rules.weapon_view(w) if grid_rules else w) for w in setup.weapons}
+        # The systems see each weapon as the ruleset prices it (in its own AP).
+        self.weapons: dict[str, WeaponSpec] = {w.id: self.rules.weapon_view(w) for w in setup.weapons}
         self.armors: dict[str, ArmorSpec] = {a.id: a for a in setup.armor}
         self.templates: dict[str, UnitSpec] = {u.id: u for u in setup.units}
         self.sides: list[str] = [s.id for s in setup.scenario.sides]
@@ -123,12 +121,8 @@ class Session:
                      for w in spec.weapons],
             grenades={g: n for g, n in spec.grenades.items() if n > 0})
         resist = dict(self.armors[spec.armor].resist) if spec.armor else {}
-        attributes, skills, hp, ap = dict(spec.attributes), dict(spec.skills), spec.hp, spec.ap
-        extra: list[Any] = []
-        if self.rules.grid:
-            attributes, skills, hp = self.rules.unit_numbers(spec)
-            ap = self.rules.ap_per_turn(attributes)
-            extra = [c.Condition(), c.Tempo()]
+        attributes, skills, hp, ap = self.rules.unit_body(spec)
+        extra = self.rules.unit_components()
         parts = [c.Unit(uid, name, spec.id, side), c.Position(*square),
                  c.ActionPoints(0, ap), c.Posture(),
                  c.Health(hp, hp, attributes.get("constitution", 0)),

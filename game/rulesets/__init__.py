@@ -14,10 +14,10 @@ from game.core.engine import Battle
 from game.rulesets.d20.grid import D20Grid
 from game.rulesets.eclipse.grid import Eclipse1Grid, Eclipse2Grid
 from game.rulesets.opend6.grid import OpenD6Grid
-from game.rulesets.skirmish.rules import SkirmishRules
+from game.rulesets.skirmish.grid import SkirmishGrid
 
 RULESETS: dict[str, type] = {
-    "skirmish": SkirmishRules,
+    "skirmish": SkirmishGrid,
     "eclipse2": Eclipse2Grid,
     "eclipse1": Eclipse1Grid,
     "opend6": OpenD6Grid,

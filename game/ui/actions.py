@@ -60,9 +60,9 @@ def _tabletop(match: Match, info: UnitInfo, costs: ActionCosts) -> list[ActionIt
                                                          else f"{only} defense")
         items.append(ActionItem("u", label, cheapest, up and 0 < cheapest <= info.ap,
                                 "no AP left"))
-    if getattr(rules, "max_actions", 0):
+    if rules.max_actions:
         items.append(ActionItem("n", "declare actions", None, up, "before acting"))
-    if len(getattr(rules, "defense_choices", ())) > 1:
+    if len(rules.defense_choices) > 1:
         items.append(ActionItem("y", "when attacked", None, up))
     return items
 

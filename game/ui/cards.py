@@ -97,7 +97,7 @@ def target_card(match: Match, preview: AttackPreview, location: str, distance: i
     text.append(f" ({distance} sq)\n")
     weapon = match.battle.session.weapons.get(preview.weapon)
     text.append(f"{weapon.name if weapon else preview.weapon}, {preview.mode}  [m]\n")
-    if not match.battle.session.rules.grid:     # no aim or locations there
+    if "aim" in match.battle.session.rules.supports:     # aim and hit locations
         text.append(f"aim +{preview.aim} [+/-]  at {location} [t]\n")
     text.append(f"Cost {preview.ap_cost} AP\n")
     if preview.how:

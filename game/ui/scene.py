@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from game.core.queries import (UnitInfo, enemy_cones, explored_squares, own_cones, unit_info,
                                units_known_to, visible_squares)
-from game.core.systems.suppression import circle
 from game.ui.board import Scene, UnitMark
 from game.ui.glyphs import side_color, unit_text
 from game.ui.match import Match
@@ -53,7 +52,7 @@ def standing_tints(match: Match, viewer: str, reach: dict[Square, int] | None) -
             tints[square] = "cone"
     for at, diameter, seen in match.suppressions.values():
         if viewer in seen:
-            for square in circle(battle.session, at, diameter):
+            for square in battle.session.grid.disc(at, diameter):
                 tints[square] = "suppressed"
     return tints
 

@@ -8,7 +8,6 @@ from ui_helpers import DATA, at_my_turn, make_app, new_match
 
 from game.core.commands import SetOverwatch, Suppress
 from game.core.queries import enemy_cones
-from game.core.systems.suppression import circle
 from game.ui.glyphs import TINTS
 
 WATCH = DATA / "watch.yaml"
@@ -29,7 +28,7 @@ async def test_cones_circles_and_the_danger_warning(save_dir: Path):
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await at_my_turn(app, pilot, match)
         cone = set(enemy_cones(match.battle, "blue")["red-1"])
-        area = set(circle(match.battle.session, (3, 4), 3))
+        area = set(match.battle.session.grid.disc((3, 4), 3))
         assert cone and area
         tints = screen.map.scene.tints
         assert all(tints.get(sq) == "cone" for sq in cone - area)

@@ -40,15 +40,6 @@ def ready_firearm(session: Session, uid: str, ability: str, label: str, purpose:
     return held
 
 
-def unarmed_weapon(session: Session) -> WeaponSpec:
-    """A punch or kick: the ruleset's numbers, not a content weapon (so not validated as one)."""
-    p = session.rules.p.unarmed
-    return WeaponSpec.model_construct(
-        id="unarmed", name="Unarmed", kind="melee", skill="unarmed", damage=p.damage,
-        damage_type=p.damage_type, accuracy=0, aim_max=0, aim_ap=0, range=1, spread=1, magazine=0,
-        reload_ap=0, draw_ap=0, modes=[FireMode(name="unarmed", ap=p.ap)])
-
-
 def plan_attack(session: Session, uid: str, target: str, mode_name: str | None, location: str,
                 aim: int, *, held_ap: int | None = None, turn_limits: bool = True) -> AttackPlan:
     """Check an attack is legal and price it; raises Illegal with the reason.
@@ -68,7 +59,7 @@ def plan_attack(session: Session, uid: str, target: str, mode_name: str | None, 
     loadout = session.get(uid, c.Loadout)
     held = loadout.current
     if mode_name == "unarmed" or held is None:
-        weapon = unarmed_weapon(session)
+        weapon = session.rules.unarmed_weapon()
     else:
         weapon = session.weapons[held.weapon]
     mode = next((m for m in weapon.modes if mode_name in (None, m.name)), None)
@@ -104,7 +95,7 @@ def plan_attack(session: Session, uid: str, target: str, mode_name: str | None, 
         raise Illegal(f"That attack costs {cost} AP ({mode.ap} to fire, {aim_ap} to aim); "
                       f"{budget} AP left.")
     plan = AttackPlan(uid, target, weapon, mode, location, level, aim_ap, cost, rof)
-    if session.rules.grid and turn_limits:
+    if turn_limits:
         session.rules.check_attack(session, plan)
     return plan
 
@@ -141,40 +132,4 @@ def spend(session: Session, uid: str, cost: int) -> None:
 
 def carry_out(session: Session, plan: AttackPlan, *, reaction: bool = False) -> AttackResolved:
     """Roll the attack and apply its hits. AP are spent by the caller."""
-    if session.rules.grid:
-        return session.rules.strike(session, plan, reaction)
-    uid, target = plan.attacker, plan.target
-    turn = session.get(uid, c.TurnState)
-    apos, tpos = session.position(uid), session.position(target)
-    if plan.aim_ap:
-        session.emit(Aimed(uid, plan.aim_level, plan.aim_ap), apos)
-    turn.aim_level = plan.aim_level
-    sit = situation(session, plan, reaction=reaction)
-    rules = session.rules
-    attack = rules.attack_check(session.combatant(uid), sit, session.dice)
-    if session.is_up(target):
-        defense = rules.defense_check(session.combatant(target), sit, session.dice)
-    else:
-        defense = Check.of("defense", (), [("helpless", 0)])
-    hits = rules.hit_count(attack.total, defense.total, plan.weapon.spread, plan.rof)
-    ammo = 0
-    if plan.weapon.kind == "firearm":
-        ammo = plan.rof
-        session.get(uid, c.Loadout).current.ammo -= ammo
-    if plan.weapon.kind == "melee":
-        turn.aim_level = 0
-    record = session.records[session.side_of(uid)]
-    record.shots += 1
-    record.hits += hits > 0
-    event = session.emit(AttackResolved(uid, target, plan.weapon.id, plan.mode.name, plan.location,
-                                        attack, defense, hits > 0, hits, plan.ap_cost, ammo, reaction),
-                         apos, tpos, to=(session.side_of(uid), session.side_of(target)))
-    bonus = session.get(uid, c.Stats).attributes.get("strength", 0) if plan.weapon.id == "unarmed" else 0
-    resist = session.get(target, c.Armor).resist
-    for _ in range(hits):
-        if session.get(target, c.Health).state == "dead":
-            break
-        roll = rules.damage(plan.weapon.damage, plan.weapon.damage_type, plan.location, resist,
-                            session.dice, bonus)
-        apply_damage(session, target, uid, roll, plan.weapon.damage_type)
-    return event
+    return session.rules.strike(session, plan, reaction)

@@ -43,9 +43,7 @@ def plan_path(session: Session, uid: str, path: tuple[Square, ...]) -> list[int]
             raise Illegal(f"{step} is occupied by {session.get(other, c.Unit).name}.")
         costs.append(cost)
         here = step
-    total, ap = sum(costs), session.get(uid, c.ActionPoints).current
-    if session.rules.grid:
-        total = session.rules.path_price(session, uid, costs)
+    total, ap = session.rules.path_price(session, uid, costs), session.get(uid, c.ActionPoints).current
     if total > ap:
         raise Illegal(f"That path costs {total} AP; {name} has {ap}.")
     return costs
@@ -56,19 +54,18 @@ def move(session: Session, cmd: Move) -> None:
     costs = plan_path(session, uid, cmd.path)
     ap, turn, pos = (session.get(uid, comp) for comp in (c.ActionPoints, c.TurnState, c.Position))
     side = session.side_of(uid)
-    grid_rules = session.rules if session.rules.grid else None
+    rules = session.rules
     for step, cost in zip(cmd.path, costs):
         if session.occupant(step) is not None:
             session.emit(MoveStopped(uid, (pos.x, pos.y), "blocked by a unit that was out of sight"),
                          (pos.x, pos.y), to=(side,))
             return
         start = (pos.x, pos.y)
-        if grid_rules is not None:
-            grid_rules.on_step(session, uid, start, step)        # d20: attacks of opportunity
-            if not session.is_up(uid):
-                session.emit(MoveStopped(uid, start, "went down"), start, to=(side,))
-                return
-            cost = grid_rules.step_price(session, uid, cost, commit=True)   # squares -> AP
+        rules.on_step(session, uid, start, step)        # d20: attacks of opportunity
+        if not session.is_up(uid):
+            session.emit(MoveStopped(uid, start, "went down"), start, to=(side,))
+            return
+        cost = rules.step_price(session, uid, cost, commit=True)   # squares -> AP
         ap.current -= cost
         turn.move_ap += cost
         turn.aim_level = 0

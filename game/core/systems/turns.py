@@ -8,7 +8,6 @@ from game.core.events import (BattleEnded, BattleStarted, InitiativeOrder, Initi
                               OverwatchEnded, RoundStarted, TurnEnded,
                               TurnSkipped, TurnStarted, TurnUnseen)
 from game.core.session import MoralePool, Session
-from game.core.systems import suppression
 from game.core.systems.health import bleed, lift_suppression
 from game.core.systems.sight import refresh_view
 
@@ -31,22 +30,16 @@ def start_battle(session: Session) -> None:
 
 
 def roll_initiative(session: Session) -> None:
-    """d10 + Agility, highest first; an ambushing side acts before everyone it ambushed.
+    """The ruleset's roll, highest first; an ambushing side acts before everyone it ambushed.
 
-    Ties go to the higher Agility, then to the unit listed first in the scenario.
+    Ties go to what the ruleset says breaks them, then to the unit listed first in the scenario.
     """
     ambushers = {s.id for s in session.setup.scenario.sides if s.ambush} if session.round == 0 else set()
-    rules = session.rules
-    grid_rules = rules.grid
     keyed = []
     for index, (uid, unit) in enumerate(session.units()):
-        if grid_rules and not session.is_up(uid):
+        if not session.is_up(uid):
             continue                    # rolled again each round (OpenD6): the fallen do not roll
-        if grid_rules:
-            check, ties = rules.initiative(session, uid)
-        else:
-            check = rules.initiative(session.combatant(uid), session.dice)
-            ties = (session.get(uid, c.Stats).attributes.get("agility", 0),)
+        check, ties = session.rules.initiative(session, uid)
         ambusher = unit.side in ambushers
         session.emit(InitiativeRolled(uid, check, ambusher))
         keyed.append(((0 if ambusher else 1), -check.total, tuple(-t for t in ties), index, uid))
@@ -58,18 +51,16 @@ def start_round(session: Session) -> None:
     session.round += 1
     session.turn_index = -1
     session.emit(RoundStarted(session.round))
-    if session.rules.grid:
-        if session.rules.reroll_initiative and session.round > 1:
-            roll_initiative(session)
-        session.rules.start_round(session)
+    if session.rules.reroll_initiative and session.round > 1:
+        roll_initiative(session)
+    session.rules.start_round(session)
     bleed(session)
     if not check_victory(session):
         advance(session)
 
 
 def end_turn(session: Session, uid: str) -> None:
-    if session.rules.grid:
-        session.rules.end_turn(session, uid)
+    session.rules.end_turn(session, uid)
     session.emit(TurnEnded(uid), *session.where(uid), to=(session.side_of(uid),))
     if not check_victory(session):
         advance(session)
@@ -107,23 +98,19 @@ def begin_turn(session: Session, uid: str) -> bool:
         return False
     owed, ap.debt, ap.current = ap.debt, 0, grant
     session.add(uid, c.TurnState())
-    if session.rules.grid:
-        why = session.rules.begin_turn(session, uid)
-        if why is not None or not session.is_up(uid):
-            if session.is_up(uid):
-                session.emit(TurnSkipped(uid, why), *session.where(uid), to=(side,))
-            return False
+    why = session.rules.begin_turn(session, uid)
+    if why is not None or not session.is_up(uid):
+        if session.is_up(uid):
+            session.emit(TurnSkipped(uid, why), *session.where(uid), to=(side,))
+        return False
     # Its side, and whoever sees it, learn its AP; the others only that it acts, out of sight.
     started = session.emit(TurnStarted(uid, side, session.round, ap.current, owed),
                            *session.where(uid), to=(side,))
     blind = tuple(other for other in session.sides if other not in started.seen_by)
     if blind:
         session.emit(TurnUnseen(uid, side, session.round), to=blind)
-    if session.has(uid, c.Suppressed):
-        suppression.try_break(session, uid)
-        if not session.is_up(uid):
-            return False
-    return True
+    session.rules.turn_started(session, uid)
+    return session.is_up(uid)
 
 
 def check_victory(session: Session) -> bool:

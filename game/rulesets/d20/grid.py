@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from game.content.schema import FireMode, WeaponSpec
 from game.core import components as c
@@ -35,14 +35,13 @@ from game.core.commands import ChangeStance
 from game.core.dice import DiceCode
 from game.core.events import AttackResolved, Check, InitiativeOrder, StanceChanged
 from game.core.illegal import Illegal
+from game.core.session import Session
+from game.core.systems.attack import AttackPlan
 from game.core.systems.sight import unit_sees
+from game.core.systems.turns import check_victory
 from game.rulesets.d20.core import D20Rules, Fighter, Outcome, Situation, Weapon
 from game.rulesets.eclipse.core import roller_from
 from game.rulesets.d20.odds import d20_odds
-
-if TYPE_CHECKING:
-    from game.core.session import Session
-    from game.core.systems.attack import AttackPlan
 
 Square = tuple[int, int]
 
@@ -251,7 +250,6 @@ class D20Grid(GridRules):
             source, damage_type = DAMAGE_SOURCES.get(name, (name, name))
             self.damage(session, uid, source, (taken,), taken, 0, taken, damage_type)
             if not session.is_up(uid):
-                from game.core.systems.turns import check_victory
                 check_victory(session)     # the last of a side may bleed out
                 return None
         ap = session.get(uid, c.ActionPoints)
@@ -457,10 +455,9 @@ class D20Grid(GridRules):
     def holds_melee(self, session: Session, uid: str) -> WeaponSpec | None:
         """The melee weapon in the unit's hands (bare hands when none is drawn), or None for a
         firearm: a unit's melee reach is the squares around it."""
-        from game.core.systems.attack import unarmed_weapon
         held = session.get(uid, c.Loadout).current
         if held is None:
-            return unarmed_weapon(session)
+            return self.unarmed_weapon()
         weapon = session.weapons[held.weapon]
         return weapon if weapon.kind == "melee" else None
 
@@ -605,7 +602,6 @@ class D20Grid(GridRules):
                   step: Square) -> list[AttackPlan]:
         """The attacks of opportunity a step from `start` to `step` would draw: one planned
         attack for each enemy whose melee reach it leaves."""
-        from game.core.systems.attack import AttackPlan
         if guard_kind(session, uid) == TOTAL_DISENGAGE:
             return []                     # out of melee with everyone: no attack of opportunity
         out = []

@@ -70,6 +70,7 @@ class OpenD6Grid(GridRules):
     # OpenD6 defenses are actions taken on the defender's own turn (`Defend`); when attacked, a
     # unit uses the one it took, or its passive defense. There is no standing choice to make.
     defense_choices = ("auto",)
+    supports = GridRules.supports | {"declared_actions"}
 
     # --- reading units ------------------------------------------------------------------------
 

@@ -14,18 +14,19 @@ from dataclasses import dataclass
 from game.content.schema import FireMode, RulesetSpec, WeaponSpec
 from game.core.dice import Dice, DiceCode
 from game.core.events import Check
-from game.core.ruleset import AttackSituation, Combatant, DamageRoll
+from game.core.ruleset import AttackSituation, Combatant, DamageRoll, Ruleset
 from game.core.grid import MoveCosts
 from game.rulesets.skirmish.params import SkirmishParams
 
 
-class SkirmishRules:
+class SkirmishRules(Ruleset):
+    """The dice of the `skirmish` text and its costs; grid.py answers the engine's hooks."""
+
     name = "skirmish"
-    grid = False          # the engine's own ruleset; tabletop rulesets (game/core/combat) say True
     Params = SkirmishParams
 
     def __init__(self, spec: RulesetSpec) -> None:
-        self.spec = spec
+        super().__init__(spec)
         self.p = SkirmishParams.model_validate(spec.params)
         m = self.p.movement
         self.move_costs = MoveCosts(m.straight, m.diagonal, m.rough_extra, m.corner_cutting)
@@ -74,7 +75,7 @@ class SkirmishRules:
         mods.append(("morale", who.morale_modifier))
         return Check.of(name, (dice.roll(self.p.die),), mods)
 
-    def initiative(self, who: Combatant, dice: Dice) -> Check:
+    def initiative_check(self, who: Combatant, dice: Dice) -> Check:
         return Check.of("initiative", (dice.roll(self.p.die),), [("agility", who.attributes.get("agility", 0))])
 
     def attack_modifiers(self, sit: AttackSituation) -> list[tuple[str, int]]:

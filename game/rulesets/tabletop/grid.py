@@ -7,7 +7,7 @@ own economy (`tactical:` in the ruleset file, see game/rules/tactical.py), turns
 into the core's situation, and keeps what the core leaves to the table between attacks: damage,
 wounds, statuses, active defenses, reactions.
 
-Systems tell the two kinds apart by `rules.grid`.
+Every hook here answers one of the engine's (game/core/ruleset.py) for all four of them.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from game.content.schema import FireMode, RulesetSpec, WeaponSpec
+from game.content.schema import FireMode, RulesetSpec, UnitSpec, WeaponProfile, WeaponSpec
 from game.core import components as c
 from game.core.events import AttackResolved, Check, Defended, DefenseChosen, StatusChanged
-from game.core.grid import MoveCosts
+from game.core.grid import MoveCosts, Reach
 from game.core.illegal import Illegal
-from game.core.ruleset import DamageRoll
+from game.core.systems.health import apply_damage
+from game.core.ruleset import DamageRoll, Ruleset
 from game.rulesets.tabletop.params import TacticalParams
 
 if TYPE_CHECKING:
@@ -34,17 +35,13 @@ STATES = {"ok": "ok", "wounded": "ok", "incapacitated": "unconscious", "unconsci
           "dying": "dying", "dead": "dead"}
 
 
-class GridRules:
+class GridRules(Ruleset):
     """Shared machinery; subclasses name their core and resolve attacks."""
 
-    grid = True
     name = "grid"
     core_class: type = object
-    reroll_initiative = False       # OpenD6 rolls initiative every round
-    # Actions the shared tactical layer offers under this ruleset besides move, attack, stance,
-    # overwatch, reload and draw. Grenades, suppression and first aid are skirmish's own.
-    supports: frozenset[str] = frozenset()
     defense_choices: tuple[str, ...] = ("auto",)
+    supports = frozenset({"move_actions"})      # a turn buys whole move actions
 
     def __init__(self, spec: RulesetSpec) -> None:
         self.spec = spec
@@ -64,12 +61,20 @@ class GridRules:
 
     # --- content ----------------------------------------------------------------------------
 
-    def unit_numbers(self, spec: Any) -> tuple[dict[str, int], dict[str, int], int]:
-        """(attributes, skills, hp) of a unit under this ruleset."""
+    @property
+    def ap_name(self) -> str:  # type: ignore[override]
+        return self.t.ap_name
+
+    def unit_body(self, spec: UnitSpec) -> tuple[dict[str, int], dict[str, int], int, int]:
+        """(attributes, skills, hp, AP per turn) of a unit under this ruleset."""
         profile = spec.rules.get(self.engine)
         if profile is None:
             raise ValueError(f"unit {spec.id!r} has no stats for ruleset {self.spec.id!r}")
-        return dict(profile.attributes), dict(profile.skills), profile.hp
+        attributes = dict(profile.attributes)
+        return attributes, dict(profile.skills), profile.hp, self.ap_per_turn(attributes)
+
+    def unit_components(self) -> list[Any]:
+        return [c.Condition(), c.Tempo()]
 
     def unit_profile(self, session: Session, uid: str) -> Any:
         template = session.templates[session.get(uid, c.Unit).template]
@@ -78,7 +83,6 @@ class GridRules:
     def weapon_profile(self, weapon: WeaponSpec) -> Any:
         """The weapon's block for this ruleset; for bare hands, the ruleset's own numbers."""
         if weapon.id == "unarmed":
-            from game.content.schema import WeaponProfile
             return WeaponProfile.model_validate(self.t.unarmed.profile)
         profile = weapon.rules.get(self.engine)
         if profile is None:
@@ -199,12 +203,16 @@ class GridRules:
                           f"{session.get(uid, c.Unit).name} has {tempo.move_left} left this turn.")
         return math.ceil((total - tempo.move_left) / speed) * cost
 
-    def reach_budget(self, session: Session, uid: str) -> int:
+    def reach_budget(self, session: Session, uid: str, most: int | None = None) -> int:
         """Squares the unit could still walk this turn."""
         tempo = session.get(uid, c.Tempo)
         ap, cost = session.get(uid, c.ActionPoints).current, self.t.movement.ap
         more = (ap // cost) * self.speed(session, uid) if cost else 0
         return tempo.move_left + more
+
+    def price_reach(self, session: Session, uid: str, found: Reach) -> Reach:
+        return found.priced(lambda squares: self.reach_prices(session, uid, squares),
+                            session.get(uid, c.ActionPoints).current)
 
     def reach_prices(self, session: Session, uid: str, squares: np.ndarray) -> np.ndarray:
         """AP to walk `squares` of allowance (element-wise), as `step_price` would charge them."""
@@ -271,6 +279,9 @@ class GridRules:
             check = Check(kind, (), (), guard.total)
         session.emit(Defended(uid, kind, check, guard.bonus, cost), session.position(uid))
 
+    def defense_costs(self, session: Session, uid: str) -> dict[str, int]:
+        return {kind: self.defense_cost(session, uid, kind) for kind in self.t.defend}
+
     def defense_cost(self, session: Session, uid: str, kind: str) -> int:
         cost = self.t.defend[kind]
         return session.get(uid, c.ActionPoints).current if cost == 0 else cost
@@ -302,7 +313,6 @@ class GridRules:
     def hurt(self, session: Session, target: str, source: str, rolls: tuple[int, ...], rolled: int,
              resisted: int, taken: int, damage_type: str, state: str) -> None:
         """Damage through the shared health system, with the core's verdict on the body."""
-        from game.core.systems.health import apply_damage
         apply_damage(session, target, source, DamageRoll(tuple(rolls), rolled, resisted, taken),
                      damage_type, state=STATES.get(state, state))
 

@@ -137,8 +137,7 @@ class Orders:
         self.refresh_state()
 
     def action_location(self) -> None:
-        locations = list(getattr(getattr(self.match.battle.session.rules, "p", None),
-                                 "hit_locations", None) or ["torso"])
+        locations = list(self.match.battle.session.rules.p.hit_locations) or ["torso"]
         current = locations.index(self.location) if self.location in locations else 0
         self.location = locations[(current + 1) % len(locations)]
         self.refresh_state()
@@ -279,7 +278,7 @@ class Orders:
         """n: how many actions the unit takes this round (OpenD6: -1D each beyond the first)."""
         rules = self.match.battle.session.rules
         uid = self.match.active_uid
-        most = getattr(rules, "max_actions", 0)
+        most = rules.max_actions
         if not most:
             self.notify("These rules have no declared actions.", timeout=3)
             return
@@ -291,7 +290,7 @@ class Orders:
         """y: the defense or reaction this unit uses whenever it is attacked."""
         rules = self.match.battle.session.rules
         uid = self.match.active_uid
-        choices = rules.standing_choices() if rules.grid else ()
+        choices = rules.standing_choices()
         if len(choices) < 2:
             self.notify("These rules leave the defender no standing choice.", timeout=3)
             return

@@ -5,7 +5,7 @@ from __future__ import annotations
 from game.core import components as c
 from game.core.commands import Suppress
 from game.core.events import Check, StanceChanged, SuppressionDodged, SuppressionFired, SuppressionTested
-from game.core.illegal import Illegal, skirmish_only
+from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems.attack import ready_firearm
 from game.core.systems.health import apply_damage
@@ -15,14 +15,6 @@ from game.core.ruleset import AttackSituation
 Square = tuple[int, int]
 
 
-def circle(session: Session, center: Square, diameter: int) -> list[Square]:
-    r = diameter / 2
-    reach = int(r)
-    return [(center[0] + dx, center[1] + dy)
-            for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)
-            if dx * dx + dy * dy <= r * r and session.grid.in_bounds(center[0] + dx, center[1] + dy)]
-
-
 def diameter_for(session: Session, uid: str) -> int:
     rank = session.get(uid, c.Stats).abilities.get("suppressive_fire", 0)
     table = session.rules.p.suppression.diameter_by_rank
@@ -30,7 +22,6 @@ def diameter_for(session: Session, uid: str) -> int:
 
 
 def suppress(session: Session, cmd: Suppress) -> None:
-    skirmish_only(session.rules, session.setup.ruleset.name, "suppressive fire")
     uid, at = cmd.unit, tuple(cmd.at)
     name = session.get(uid, c.Unit).name
     held = ready_firearm(session, uid, "suppressive_fire", "Suppressive Fire",
@@ -55,7 +46,7 @@ def suppress(session: Session, cmd: Suppress) -> None:
     ap.current = 0
     held.ammo -= ammo
     attack = session.rules.attack_check(session.combatant(uid), sit, session.dice)
-    area = circle(session, at, diameter)
+    area = session.grid.disc(at, diameter)
     session.emit(SuppressionFired(uid, at, diameter, attack, ammo, ap.per_turn), pos, *area)
     session.records[session.side_of(uid)].shots += 1
     occupants = session.occupied()

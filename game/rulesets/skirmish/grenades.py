@@ -8,7 +8,7 @@ from game.core import components as c
 from game.core.commands import Throw
 from game.core.dice import DiceCode
 from game.core.events import Exploded, GrenadeThrown
-from game.core.illegal import Illegal, skirmish_only
+from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems.health import apply_damage
 from game.core.systems.sight import unit_sees
@@ -18,7 +18,6 @@ Square = tuple[int, int]
 
 
 def throw(session: Session, cmd: Throw) -> None:
-    skirmish_only(session.rules, session.setup.ruleset.name, "grenades")
     uid, at = cmd.unit, tuple(cmd.at)
     name = session.get(uid, c.Unit).name
     loadout = session.get(uid, c.Loadout)

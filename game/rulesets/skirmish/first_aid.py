@@ -1,0 +1,42 @@
+"""First aid on the battlefield: a Heal check to stabilize a fallen ally, then to revive them."""
+
+from __future__ import annotations
+
+from game.core import components as c
+from game.core.commands import Revive
+from game.core.events import HealAttempted, HealthChanged
+from game.core.illegal import Illegal
+from game.core.session import Session
+from game.core.systems.health import set_state
+from game.core.systems.loadout import pay
+
+
+def revive(session: Session, cmd: Revive) -> None:
+    uid, target = cmd.unit, cmd.target
+    if target not in session.entities or session.side_of(target) != session.side_of(uid):
+        raise Illegal("Only an ally can be revived.")
+    health = session.get(target, c.Health)
+    name = session.get(target, c.Unit).name
+    if health.state not in ("unconscious", "dying"):
+        raise Illegal(f"{name} is {'dead' if health.state == 'dead' else 'not down'}.")
+    here, there = session.position(uid), session.position(target)
+    if max(abs(here[0] - there[0]), abs(here[1] - there[1])) != 1:
+        raise Illegal(f"{name} is not next to {session.get(uid, c.Unit).name}.")
+    p = session.rules.p.revive
+    pay(session, uid, p.ap, "A Heal check")
+    stage = "revive" if health.stabilized else "stabilize"
+    difficulty = health.heal_ds.get(stage, p.revive_ds if stage == "revive" else p.stabilize_ds)
+    check = session.rules.skill_check("heal", session.combatant(uid), session.dice)
+    success = check.total >= difficulty
+    session.emit(HealAttempted(uid, target, stage, check, difficulty, success, p.ap), here, there,
+                 to=(session.side_of(uid),))
+    if not success:
+        health.heal_ds[stage] = difficulty + p.fail_step
+    elif stage == "stabilize":
+        health.stabilized = True
+        if health.state == "dying":
+            health.state = "unconscious"
+        session.emit(HealthChanged(target, "stabilized", health.hp, uid), there)
+    else:
+        health.hp = p.revived_hp
+        set_state(session, target, "ok", uid)

@@ -1,0 +1,118 @@
+"""The `skirmish` ruleset on the grid: its turn, its attacks and their exact odds, and the
+actions only it has (grenades, suppressive fire, first aid).
+
+The dice are SkirmishRules' own (rules.py); this class answers the engine's hooks with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from game.core import components as c
+from game.core.commands import Revive, Suppress, Throw
+from game.core.events import Aimed, AttackResolved, Check
+from game.core.session import Session
+from game.core.systems.attack import AttackPlan, situation
+from game.core.systems.health import apply_damage
+from game.rulesets.skirmish import first_aid, grenades, suppression
+from game.rulesets.skirmish.rules import SkirmishRules
+
+
+class SkirmishGrid(SkirmishRules):
+    supports = frozenset({"aim", "grenades", "suppression", "first_aid"})
+
+    def actions(self) -> dict[type, Callable[[Session, Any], None]]:
+        return {Throw: grenades.throw, Suppress: suppression.suppress, Revive: first_aid.revive}
+
+    def special_costs(self, session: Session, uid: str) -> dict[str, int | None]:
+        loadout = session.get(uid, c.Loadout)
+        thrown = [session.weapons[g] for g, n in loadout.grenades.items() if n > 0 and g in session.weapons]
+        return {"suppress": session.get(uid, c.ActionPoints).per_turn,
+                "throw": thrown[0].modes[0].ap if thrown and thrown[0].modes else None,
+                "revive": self.p.revive.ap}
+
+    def suppression_diameter(self, session: Session, uid: str) -> int:
+        return suppression.diameter_for(session, uid)
+
+    # --- the turn ---------------------------------------------------------------------------
+
+    def initiative(self, session: Session, uid: str) -> tuple[Check, tuple[int, ...]]:
+        """d10 + Agility; ties to the higher Agility."""
+        check = self.initiative_check(session.combatant(uid), session.dice)
+        return check, (session.get(uid, c.Stats).attributes.get("agility", 0),)
+
+    def turn_started(self, session: Session, uid: str) -> None:
+        if session.has(uid, c.Suppressed):
+            suppression.try_break(session, uid)
+
+    # --- attacks ----------------------------------------------------------------------------
+
+    def strike(self, session: Session, plan: AttackPlan, reaction: bool) -> AttackResolved:
+        uid, target = plan.attacker, plan.target
+        turn = session.get(uid, c.TurnState)
+        apos, tpos = session.position(uid), session.position(target)
+        if plan.aim_ap:
+            session.emit(Aimed(uid, plan.aim_level, plan.aim_ap), apos)
+        turn.aim_level = plan.aim_level
+        sit = situation(session, plan, reaction=reaction)
+        attack = self.attack_check(session.combatant(uid), sit, session.dice)
+        if session.is_up(target):
+            defense = self.defense_check(session.combatant(target), sit, session.dice)
+        else:
+            defense = Check.of("defense", (), [("helpless", 0)])
+        hits = self.hit_count(attack.total, defense.total, plan.weapon.spread, plan.rof)
+        ammo = 0
+        if plan.weapon.kind == "firearm":
+            ammo = plan.rof
+            session.get(uid, c.Loadout).current.ammo -= ammo
+        if plan.weapon.kind == "melee":
+            turn.aim_level = 0
+        record = session.records[session.side_of(uid)]
+        record.shots += 1
+        record.hits += hits > 0
+        event = session.emit(AttackResolved(uid, target, plan.weapon.id, plan.mode.name, plan.location,
+                                            attack, defense, hits > 0, hits, plan.ap_cost, ammo, reaction),
+                             apos, tpos, to=(session.side_of(uid), session.side_of(target)))
+        bonus = session.get(uid, c.Stats).attributes.get("strength", 0) if plan.weapon.id == "unarmed" else 0
+        resist = session.get(target, c.Armor).resist
+        for _ in range(hits):
+            if session.get(target, c.Health).state == "dead":
+                break
+            roll = self.damage(plan.weapon.damage, plan.weapon.damage_type, plan.location, resist,
+                               session.dice, bonus)
+            apply_damage(session, target, uid, roll, plan.weapon.damage_type)
+        return event
+
+    def preview(self, session: Session, plan: AttackPlan) -> dict[str, Any]:
+        """Every modifier itemised, the hit distribution enumerated over both dice."""
+        sit = situation(session, plan)
+        uid, target = plan.attacker, plan.target
+        me, them = session.combatant(uid), session.combatant(target)
+        att_attr = self.p.skill_attributes.get(plan.weapon.skill)
+        attack_mods = [(plan.weapon.skill, me.skills.get(plan.weapon.skill, 0)),
+                       (att_attr, me.attributes.get(att_attr, 0)), *self.attack_modifiers(sit),
+                       ("morale", me.morale_modifier)]
+        if session.is_up(target):
+            skill = self.defense_skill(them, sit)
+            def_attr = self.p.skill_attributes.get(skill)
+            defense_mods = [(skill, them.skills.get(skill, 0)), (def_attr, them.attributes.get(def_attr, 0)),
+                            ("cover", 0 if sit.melee else self.p.cover_dodge_bonus[sit.cover]),
+                            ("morale", them.morale_modifier)]
+            hits = self.hit_distribution(sum(v for _, v in attack_mods), sum(v for _, v in defense_mods),
+                                         plan.weapon.spread, plan.rof)
+        else:
+            defense_mods = [("helpless", 0)]
+            hits = [0.0] * (plan.rof + 1)
+            total = sum(v for _, v in attack_mods)
+            for face in range(1, self.p.die + 1):
+                hits[self.hit_count(face + total, 0, plan.weapon.spread, plan.rof)] += 1 / self.p.die
+        bonus = me.attributes.get("strength", 0) if plan.weapon.id == "unarmed" else 0
+        per_hit = self.expected_damage_per_hit(plan.weapon.damage, plan.weapon.damage_type, plan.location,
+                                               session.get(target, c.Armor).resist, bonus)
+        expected = sum(k * p for k, p in enumerate(hits)) * per_hit
+        return {"aim": plan.aim_level,
+                "attack_modifiers": tuple((k, v) for k, v in attack_mods if v),
+                "defense_modifiers": tuple((k, v) for k, v in defense_mods if v),
+                "hit_chance": 1.0 - hits[0], "hits": tuple(hits), "damage_per_hit": per_hit,
+                "expected_damage": expected}
