@@ -31,7 +31,8 @@ from game.core.commands import Attack, Command, Declare, EndTurn, Move
 from game.core.engine import Battle
 from game.core.events import Refused
 from game.core.queries import (AttackPreview, Sighting, UnitInfo, action_costs, declaring,
-                               opportunity_attacks, preview_attack, reach, standing_at, unit_info)
+                               full_move_beyond, opportunity_attacks, preview_attack, reach,
+                               standing_at, unit_info)
 
 Square = tuple[int, int]
 EXPOSED = {"none": 1.0, "half": 0.55, "full": 0.3}   # a cheap first guess of the fire let through
@@ -318,10 +319,7 @@ class TabletopPlayer:
     def _base_move(battle: Battle, me: UnitInfo) -> int | None:
         """Squares a unit may walk without a full move (Eclipse Phase); None where moving
         carries no penalty."""
-        movement = battle.session.rules.t.movement
-        if movement.full_move_beyond is None:
-            return None
-        return movement.full_move_beyond.squares(battle.session.get(me.uid, c.Stats).attributes)
+        return full_move_beyond(battle, me.uid)
 
     def _noise(self) -> float:
         noise = self.level.tabletop_noise

@@ -20,7 +20,6 @@ from game.ai.planner import Option, choose
 from game.ai.tabletop import TabletopPlayer
 from game.core.commands import Attack, Command, EndTurn, Move, Reload, Revive, Suppress, Throw
 from game.core.engine import Battle
-from game.rulesets.skirmish.rules import SkirmishRules
 
 MAX_MOVES = 3             # moves in one turn: to a firing position, then back to cover
 
@@ -48,7 +47,7 @@ class TacticalPlayer:
             return EndTurn(uid or "")
         if self._session is not s:
             self._session, self.intel = s, Intel(self.side)
-            skirmish = isinstance(s.rules, SkirmishRules)
+            skirmish = "opposed_checks" in s.rules.supports
             self._assessor = Assessor(battle, self.level.called_shots) if skirmish else None
             self._fallback = None if skirmish else TabletopPlayer(self.side, self.seed, self.level)
         if self._fallback is not None or self._assessor is None:      # a tabletop ruleset's odds

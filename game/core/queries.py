@@ -140,6 +140,13 @@ def reach(battle: Battle, uid: str, most: int | None = None) -> Reach:
     return s.rules.price_reach(s, uid, found)
 
 
+def full_move_beyond(battle: Battle, uid: str) -> int | None:
+    """Squares `uid` may walk in a turn before it counts as a full move (Eclipse Phase: a
+    penalty on its attacks); None where moving carries no penalty."""
+    battle.session.use()
+    return battle.session.rules.full_move_beyond(battle.session, uid)
+
+
 def can_move(battle: Battle, uid: str) -> bool:
     """Whether `uid` may walk now (it may not while pinned, prone or down)."""
     s = battle.session

@@ -111,8 +111,10 @@ class Ruleset:
     reroll_initiative = False           # rolled again at the start of every round
     max_actions = 0                     # most actions a unit may declare in a turn (0: none)
     defense_choices: tuple[str, ...] = ()
-    # Actions beyond move, stance, attack, overwatch, reload and draw, keyed by command type;
-    # a ruleset that has them returns their systems from `actions()`.
+    # What the ruleset has beyond move, stance, attack, overwatch, reload and draw, for the
+    # app and the computer players to offer: "aim" (bought with AP, with hit locations),
+    # "grenades", "suppression", "first_aid" (their systems come from `actions()`),
+    # "declared_actions", "move_actions" (a turn buys whole moves), "opposed_checks".
     supports: frozenset[str] = frozenset()
 
     def __init__(self, spec: RulesetSpec) -> None:
@@ -208,6 +210,10 @@ class Ruleset:
     def step_price(self, session: Session, uid: str, cost: int, *, commit: bool) -> int:
         """AP one step of `cost` takes now (and, with `commit`, the unit's allowance spent)."""
         return cost
+
+    def full_move_beyond(self, session: Session, uid: str) -> int | None:
+        """Squares a unit may walk in a turn before it has made a full move (None: no limit)."""
+        return None
 
     def on_step(self, session: Session, uid: str, start: Square, step: Square) -> None:
         """`uid` is about to step from `start` to `step` (d20: attacks of opportunity)."""

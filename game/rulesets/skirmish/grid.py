@@ -20,7 +20,9 @@ from game.rulesets.skirmish.rules import SkirmishRules
 
 
 class SkirmishGrid(SkirmishRules):
-    supports = frozenset({"aim", "grenades", "suppression", "first_aid"})
+    # "opposed_checks": attacks are d10 + skill against d10 + Dodge, hits by the margin over the
+    # weapon's spread, so the computer player's enumerated odds (game/ai/odds.py) apply.
+    supports = frozenset({"aim", "grenades", "suppression", "first_aid", "opposed_checks"})
 
     def actions(self) -> dict[type, Callable[[Session, Any], None]]:
         return {Throw: grenades.throw, Suppress: suppression.suppress, Revive: first_aid.revive}

@@ -222,6 +222,10 @@ class GridRules(Ruleset):
         extra = np.maximum(0, squares - left)
         return (-(-extra // speed)) * cost
 
+    def full_move_beyond(self, session: Session, uid: str) -> int | None:
+        beyond = self.t.movement.full_move_beyond
+        return None if beyond is None else beyond.squares(session.get(uid, c.Stats).attributes)
+
     def on_step(self, session: Session, uid: str, start: tuple[int, int], step: tuple[int, int]) -> None:
         """`uid` is about to step from `start` to `step` (d20: attacks of opportunity)."""
 
