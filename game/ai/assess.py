@@ -24,6 +24,7 @@ STANDARD_DEFENSE, STANDARD_ARMOR, STANDARD_HP = 6, 6, 20     # a typical target,
 class Assessor:
     def __init__(self, battle: Battle, called_shots: bool = True) -> None:
         s = battle.session
+        self.battle = battle
         self.session = s
         self.rules = odds.canonical(s.rules)
         self.locations = odds.locations_of(self.rules)

@@ -25,6 +25,7 @@ from game.ai.state import Board, Option, later
 from game.core import components as c
 from game.core.commands import ChangeStance, Command, EndTurn, Move, Reload
 from game.core.engine import Battle
+from game.core.queries import revive_cost
 
 CAUTION = 1.0             # weight of the harm expected from the enemy's reply
 UNSEEN = 8.0              # per 100 squares in view that the side cannot see (who may be there?)
@@ -90,7 +91,8 @@ def _board(battle: Battle, a: Assessor, pic: Picture, level: Level, rng: random.
 
 def _may_revive(a: Assessor, pic: Picture, level: Level) -> bool:
     """Whether first aid is an option (its price depends on how safe the square is)."""
-    return (level.tactics and pic.me.info.ap >= a.rules.p.revive.ap
+    cost = revive_cost(a.battle, pic.me.uid)
+    return (level.tactics and cost is not None and pic.me.info.ap >= cost
             and bool(pic.downed_next_to(pic.me.square)))
 
 
@@ -119,7 +121,8 @@ def _tools(b: Board, base: float) -> list[Option]:
         out += [Option(base + v, "throw", cmd) for v, cmd in tactics.throw_options(b.a, me, b.pic.foes, own)]
         out += [Option(base + v, "suppress", cmd)
                 for v, cmd in tactics.suppress_options(b.a, me, b.pic.foes, own)]
-    if me.info.ap >= b.a.rules.p.revive.ap and b.safety[0] > -0.3 * me.hp:
+    cost = revive_cost(b.battle, me.uid)
+    if cost is not None and me.info.ap >= cost and b.safety[0] > -0.3 * me.hp:
         for friend in b.pic.downed_next_to(me.square):
             out.append(Option(base + tactics.revive_value(b.a, me, friend), "revive",
                               tactics.revive_command(me, friend)))

@@ -18,7 +18,7 @@ from game.ai.sequences import Opening
 from game.ai.state import Board
 from game.core.commands import Attack, ChangeStance, Command, SetOverwatch
 from game.core.events import Refused
-from game.core.queries import preview_attack
+from game.core.queries import overwatch_cost, preview_attack
 
 CROUCH_VALUE = 0.8        # a steadier aim for the rest of the battle
 STANCE_VALUE = {"stand": 0.0, "crouch": CROUCH_VALUE, "prone": 0.3}   # prone: up again to move
@@ -110,12 +110,12 @@ def _scoot(b: Board, ap_left: int) -> float:
 
 def watch(b: Board, ap: int) -> tuple[float, Command] | None:
     """Overwatch toward the nearest known enemy (or the goal), priced by its reaction shot."""
-    me, a, s = b.me, b.a, b.battle.session
+    me, a = b.me, b.a
     gun = a.gun(me)
     if (gun is None or gun.kind != "firearm" or "overwatch" not in dict(me.info.abilities)
             or me.info.ammo <= 0):
         return None
-    cost = math.ceil(me.info.ap_per_turn * s.rules.p.overwatch.cost_fraction)
+    cost = overwatch_cost(b.battle, me.uid)
     if ap < cost + min(m[1] for m in gun.modes):
         return None
     if "watch" not in b.memo:
@@ -162,7 +162,7 @@ def watch_values(b: Board, ap_left: np.ndarray) -> np.ndarray:
     best = watch(b, int(ap_left.max()) if len(ap_left) else 0)
     if best is None:
         return out
-    cost = math.ceil(b.me.info.ap_per_turn * b.battle.session.rules.p.overwatch.cost_fraction)
+    cost = overwatch_cost(b.battle, b.me.uid)
     gun = b.a.gun(b.me)
     need = cost + min(m[1] for m in gun.modes)
     return np.where(ap_left >= need, best[0], 0.0)

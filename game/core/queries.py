@@ -147,6 +147,42 @@ def full_move_beyond(battle: Battle, uid: str) -> int | None:
     return battle.session.rules.full_move_beyond(battle.session, uid)
 
 
+def blast_radius(battle: Battle, grenade: str) -> int:
+    """How many rings of squares around where it lands `grenade`'s blast reaches."""
+    battle.session.use()
+    return battle.session.rules.blast_radius(battle.session, grenade)
+
+
+def throw_outcomes(battle: Battle, uid: str, grenade: str, at: Square,
+                   squares: list[Square]) -> list[tuple[float, dict[Square, str]]]:
+    """A throw of `grenade` by `uid` at `at`, before it is made: each square it may land on with
+    its exact chance, and the damage dice that reach each of `squares` caught by the blast.
+    The engine's throw rolls from the same distribution."""
+    battle.session.use()
+    return battle.session.rules.throw_outcomes(battle.session, uid, grenade, at, squares)
+
+
+def revive_odds(battle: Battle, uid: str, target: str) -> tuple[float, str] | None:
+    """The chance that `uid`'s next first-aid check on `target` succeeds, and its stage
+    ("stabilize" or "revive"); None under rulesets without first aid."""
+    battle.session.use()
+    return battle.session.rules.revive_odds(battle.session, uid, target)
+
+
+def overwatch_cost(battle: Battle, uid: str) -> int:
+    """AP `uid` spends to start watching (the rest of its turn's AP is held for the shot)."""
+    s = battle.session
+    s.use()
+    return s.rules.overwatch_cost(s.get(uid, c.ActionPoints).per_turn)
+
+
+def revive_cost(battle: Battle, uid: str) -> int | None:
+    """AP of a first-aid check by `uid`; None under rulesets without first aid."""
+    s = battle.session
+    s.use()
+    return s.rules.special_costs(s, uid)["revive"]
+
+
 def can_move(battle: Battle, uid: str) -> bool:
     """Whether `uid` may walk now (it may not while pinned, prone or down)."""
     s = battle.session

@@ -171,6 +171,20 @@ class Ruleset:
         """Squares across the area `uid`'s suppressive fire would pin (0: it has none)."""
         return 0
 
+    def blast_radius(self, session: Session, grenade: str) -> int:
+        """The last ring of squares around the landing that `grenade`'s blast reaches."""
+        return 0
+
+    def throw_outcomes(self, session: Session, uid: str, grenade: str, at: Square,
+                       squares: list[Square]) -> list[tuple[float, dict[Square, str]]]:
+        """Where a throw by `uid` at `at` may land, with each landing's chance and the damage
+        dice that reach each of `squares` (none here: no grenades)."""
+        return []
+
+    def revive_odds(self, session: Session, uid: str, target: str) -> tuple[float, str] | None:
+        """The chance of `uid`'s next first-aid check on `target`, and its stage (None: none)."""
+        return None
+
     def special_costs(self, session: Session, uid: str) -> dict[str, int | None]:
         """AP of the ruleset's own actions for `uid` now: suppress, throw, revive (None: none)."""
         return {"suppress": None, "throw": None, "revive": None}

@@ -24,8 +24,7 @@ def revive(session: Session, cmd: Revive) -> None:
         raise Illegal(f"{name} is not next to {session.get(uid, c.Unit).name}.")
     p = session.rules.p.revive
     pay(session, uid, p.ap, "A Heal check")
-    stage = "revive" if health.stabilized else "stabilize"
-    difficulty = health.heal_ds.get(stage, p.revive_ds if stage == "revive" else p.stabilize_ds)
+    stage, difficulty = next_check(session, target)
     check = session.rules.skill_check("heal", session.combatant(uid), session.dice)
     success = check.total >= difficulty
     session.emit(HealAttempted(uid, target, stage, check, difficulty, success, p.ap), here, there,
@@ -40,3 +39,21 @@ def revive(session: Session, cmd: Revive) -> None:
     else:
         health.hp = p.revived_hp
         set_state(session, target, "ok", uid)
+
+
+def next_check(session: Session, target: str) -> tuple[str, int]:
+    """The stage the next Heal check on `target` is for, and its difficulty (each failure
+    makes the next one harder)."""
+    health = session.get(target, c.Health)
+    p = session.rules.p.revive
+    stage = "revive" if health.stabilized else "stabilize"
+    return stage, health.heal_ds.get(stage, p.revive_ds if stage == "revive" else p.stabilize_ds)
+
+
+def heal_odds(session: Session, uid: str, target: str) -> tuple[float, str]:
+    """The chance that `uid`'s next Heal check on `target` succeeds, and its stage."""
+    stage, difficulty = next_check(session, target)
+    rules = session.rules
+    mod = rules.static_modifier("heal", session.combatant(uid), [])
+    faces = sum(1 for face in range(1, rules.p.die + 1) if face + mod >= difficulty)
+    return faces / rules.p.die, stage

@@ -11,12 +11,15 @@ from typing import Any
 
 from game.core import components as c
 from game.core.commands import Revive, Suppress, Throw
+from game.core.dice import DiceCode
 from game.core.events import Aimed, AttackResolved, Check
 from game.core.session import Session
 from game.core.systems.attack import AttackPlan, situation
 from game.core.systems.health import apply_damage
 from game.rulesets.skirmish import first_aid, grenades, suppression
 from game.rulesets.skirmish.rules import SkirmishRules
+
+Square = tuple[int, int]
 
 
 class SkirmishGrid(SkirmishRules):
@@ -36,6 +39,16 @@ class SkirmishGrid(SkirmishRules):
 
     def suppression_diameter(self, session: Session, uid: str) -> int:
         return suppression.diameter_for(session, uid)
+
+    def blast_radius(self, session: Session, grenade: str) -> int:
+        return grenades.blast_radius(DiceCode.parse(session.weapons[grenade].damage), self.p.grenade.ring_dice_drop)
+
+    def throw_outcomes(self, session: Session, uid: str, grenade: str, at: Square,
+                       squares: list[Square]) -> list[tuple[float, dict[Square, str]]]:
+        return grenades.throw_outcomes(session, uid, grenade, at, squares)
+
+    def revive_odds(self, session: Session, uid: str, target: str) -> tuple[float, str] | None:
+        return first_aid.heal_odds(session, uid, target)
 
     # --- the turn ---------------------------------------------------------------------------
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from dataclasses import dataclass
 
-from game.content.schema import FireMode, RulesetSpec, WeaponSpec
+from game.content.schema import RulesetSpec, WeaponSpec
 from game.core.dice import Dice, DiceCode
 from game.core.events import Check
 from game.core.ruleset import AttackSituation, Combatant, DamageRoll, Ruleset
@@ -120,9 +119,16 @@ class SkirmishRules(Ruleset):
         attribute = self.p.skill_attributes.get(skill)
         return who.skills.get(skill, 0) + (who.attributes.get(attribute, 0) if attribute else 0)
 
-    def static_modifier(self, check_name: str, who: Combatant, extra: list[tuple[str, int]]) -> int:
-        """The total a check adds to its die, without rolling (for exact odds)."""
-        return self._static(who, check_name) + who.morale_modifier + sum(v for _, v in extra)
+    def static_modifier(self, check_name: str, who: Combatant, extra: list[tuple[str, int]], *,
+                        half_attribute: bool = False) -> int:
+        """The total `skill_check` adds to its die, without rolling (for exact odds)."""
+        if half_attribute:
+            attribute = self.p.skill_attributes.get(check_name)
+            half = int(who.attributes.get(attribute, 0) / 2) if attribute else 0
+            static = who.skills.get(check_name, 0) + half
+        else:
+            static = self._static(who, check_name)
+        return static + who.morale_modifier + sum(v for _, v in extra)
 
     @staticmethod
     def hit_count(attack: int, defense: int, spread: int, rof: int) -> int:
