@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from content_helpers import Write, only, problems_in
 
 from game.content.loader import ContentError, load_library, load_setup, validate_paths
+from tests.content.content_helpers import Write, only, problems_in
 
 GOOD_STATS = """
     attributes: {strength: 0, dexterity: 0, agility: 0, constitution: 4, intelligence: 0}

@@ -9,7 +9,7 @@ from game.ui.screens.battle import BattleScreen
 from game.ui.screens.game_over import GameOver
 from game.ui.screens.handoff import Handoff, Summary
 from game.ui.screens.new_battle import NewBattle
-from ui_helpers import DUEL, FOG, at_my_turn, make_app, new_match, screen_text, wait_until
+from tests.ui.ui_helpers import DUEL, FOG, at_my_turn, make_app, new_match, screen_text, wait_until
 
 MAX_PRESSES = 600
 
@@ -102,7 +102,7 @@ async def test_hot_seat_battle_hides_the_board_between_players(save_dir):
 
 
 async def test_hot_seat_summary_tells_only_what_the_side_saw(save_dir):
-    from ui_helpers import FOG, new_match
+    from tests.ui.ui_helpers import FOG, new_match
 
     app = make_app(save_dir)
     async with app.run_test(size=(100, 30)) as pilot:
