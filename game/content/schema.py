@@ -23,7 +23,6 @@ from pydantic import (
     model_validator,
 )
 
-DAMAGE_TYPES = ("ballistic", "energy", "shock", "thermal", "edged", "blunt")
 DamageType = Literal["ballistic", "energy", "shock", "thermal", "edged", "blunt"]
 Ident = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=48)]
 DICE_RE = re.compile(r"^(\d{1,2})d(\d{1,3})([+-]\d{1,3})?$")
@@ -96,10 +95,6 @@ class TerrainSpec(Strict):
     cover: Literal["none", "half", "full"] = "none"
     concealment: bool = False
     color: str = "white"
-
-
-class TerrainFile(Strict):
-    terrain: list[TerrainSpec] = Field(min_length=1)
 
 
 # --- weapons and armor -----------------------------------------------------------------------
@@ -205,10 +200,6 @@ class WeaponSpec(Strict):
         return modes
 
 
-class WeaponsFile(Strict):
-    weapons: list[WeaponSpec] = Field(min_length=1)
-
-
 class ArmorProfile(Strict):
     """An armor's numbers under one other ruleset (keyed by the ruleset's engine name)."""
 
@@ -235,10 +226,6 @@ class ArmorSpec(Strict):
     resist: dict[DamageType, Annotated[int, Field(ge=0, le=200)]] = Field(default_factory=dict)
     rules: dict[Ident, ArmorProfile] = Field(default_factory=dict)
     """The armor under other rulesets, by engine name; none: no armor under that ruleset."""
-
-
-class ArmorFile(Strict):
-    armor: list[ArmorSpec] = Field(min_length=1)
 
 
 # --- units and squads ------------------------------------------------------------------------
@@ -279,10 +266,6 @@ class UnitSpec(Strict):
     """The unit under other rulesets, by engine name (eclipse2, eclipse1, opend6, d20)."""
 
 
-class UnitsFile(Strict):
-    units: list[UnitSpec] = Field(min_length=1)
-
-
 class SquadMember(Strict):
     unit: Ident
     name: str | None = None
@@ -303,10 +286,6 @@ class SquadSpec(Strict):
     id: Ident
     name: str
     members: list[SquadMember] = Field(min_length=1)
-
-
-class SquadsFile(Strict):
-    squads: list[SquadSpec] = Field(min_length=1)
 
 
 # --- maps ------------------------------------------------------------------------------------

@@ -27,10 +27,6 @@ class Report:
         return json.dumps({"title": self.title, **self.result, "steps": self.steps}, indent=2)
 
 
-def signed(value: int) -> str:
-    return f"{value:+d}"
-
-
 def mods_text(mods: list[tuple[str, int]] | tuple[tuple[str, int], ...]) -> str:
     return "".join(f" {'+' if v >= 0 else '-'} {abs(v)} {label}" for label, v in mods)
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from ai_helpers import end_turns_until, take_turn
-from builders import setup, unit
-
 from game.ai.levels import HARD
 from game.ai.tactical import TacticalPlayer
 from game.core.commands import Attack, Move, SetOverwatch, Throw
 from game.core.engine import Battle
 from game.rulesets import new_battle
+from tests.ai.ai_helpers import end_turns_until, take_turn
+from tests.core.builders import setup, unit
 
 
 def hard(side: str, seed: int = 0) -> TacticalPlayer:

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import random
 
-from builders import setup, unit
-
 from game.ai import make_player
 from game.content.loader import load_library
 from game.content.schema import BattleSetup
 from game.sim import play
+from tests.core.builders import setup, unit
 
 MAPS = [
     ["............",

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from ai_helpers import end_turns_until
-from builders import setup, unit
-
 from game.ai import PLAYERS, make_player
 from game.ai.intel import Intel
 from game.ai.levels import LEVELS
@@ -12,6 +9,8 @@ from game.ai.tactical import TacticalPlayer
 from game.core.commands import EndTurn, Move
 from game.core.engine import Battle
 from game.rulesets import new_battle
+from tests.ai.ai_helpers import end_turns_until
+from tests.core.builders import setup, unit
 
 ROWS = ["..........",
         "....#.....",

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from ai_helpers import end_turns_until
-from builders import setup, unit
 
 from game.ai import odds
 from game.ai.assess import Assessor
@@ -12,6 +10,8 @@ from game.ai.intel import Intel
 from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.core.queries import preview_attack
+from tests.ai.ai_helpers import end_turns_until
+from tests.core.builders import setup, unit
 
 ROWS = ["................",
         "........=.......",

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from ai_helpers import end_turns_until, take_turn
-from builders import setup, unit
-
 from game.ai.board import destinations
 from game.ai.levels import HARD
 from game.ai.tactical import TacticalPlayer
@@ -13,6 +10,8 @@ from game.core.commands import Move, SetOverwatch
 from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.core.queries import enemy_cones
+from tests.ai.ai_helpers import end_turns_until, take_turn
+from tests.core.builders import setup, unit
 
 ROWS = ["................",
         "................",

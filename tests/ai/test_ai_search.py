@@ -3,9 +3,6 @@ side has not looked at for longest once every square has been seen."""
 
 from __future__ import annotations
 
-from ai_helpers import end_turns_until, take_turn
-from builders import setup, unit
-
 from game.ai import geometry as geo
 from game.ai.board import destinations
 from game.ai.goals import Stance, progress
@@ -15,6 +12,8 @@ from game.ai.tactical import TacticalPlayer
 from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.core.systems.health import set_state
+from tests.ai.ai_helpers import end_turns_until, take_turn
+from tests.core.builders import setup, unit
 
 # Two rooms joined by two doorways, at (4, 2) and (4, 6).
 ROOMS = ["#########",

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from builders import setup, unit
-
 from game.ai import make_player
 from game.core import components as c
 from game.core.commands import ChangeStance, EndTurn, Move
@@ -13,6 +11,7 @@ from game.core.dice import Dice
 from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.core.events import Refused
+from tests.core.builders import setup, unit
 
 
 def test_a_prone_unit_gets_up_before_moving():

@@ -6,7 +6,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from content_helpers import Write
+
+from tests.content.content_helpers import Write
 
 
 @pytest.fixture

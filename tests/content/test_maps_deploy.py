@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from content_helpers import Write, only, problems_in
 
 from game.content.loader import (
     ContentError,
@@ -14,6 +13,7 @@ from game.content.loader import (
     parse_map,
 )
 from game.content.schema import MapSpec
+from tests.content.content_helpers import Write, only, problems_in
 
 TERRAIN = load_library().terrain
 

@@ -5,14 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from content_helpers import Write, only, problems_in
 
 from game.content.loader import ContentError, load_library, load_setup, validate_paths
-
-GOOD_STATS = """
-    attributes: {strength: 0, dexterity: 0, agility: 0, constitution: 4, intelligence: 0}
-    skills: {aim: 5, melee: 2, unarmed: 2, dodge: 3, willpower: 3, heal: 0, demolitions: 0}
-"""
+from tests.content.content_helpers import Write, only, problems_in
 
 
 def test_unknown_key_points_at_the_key(write: Write) -> None:

@@ -7,7 +7,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from content_helpers import Write, only, problems_in
 
 from game.content.loader import (
     ContentError,
@@ -16,6 +15,7 @@ from game.content.loader import (
     playable_rulesets,
     validate_paths,
 )
+from tests.content.content_helpers import Write, only, problems_in
 
 ENGINES = ("eclipse2", "eclipse1", "opend6", "d20")
 SKIRMISH_STATS = """

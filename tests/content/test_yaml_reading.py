@@ -9,8 +9,7 @@ import yaml
 from game.content import yaml_marks
 from game.content.loader import MAX_FILE_BYTES, Problem
 from game.content.yaml_marks import read_document
-
-from content_helpers import Write, problems_in
+from tests.content.content_helpers import Write, problems_in
 
 
 def test_uses_libyaml_safe_loader_when_available() -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import heapq
 import random
 
-from builders import TERRAIN
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.core.grid import Grid, MoveCosts
+from tests.core.builders import TERRAIN
 
 COSTS = MoveCosts(3, 4, 1, False)
 KINDS = {".": "open", ",": "rough", "#": "wall", "=": "low_cover"}

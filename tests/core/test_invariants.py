@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import esper
-from builders import setup, unit
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -14,6 +13,7 @@ from game.core.commands import (Attack, ChangeStance, Draw, EndTurn, Move, Reloa
 from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.core.events import Refused
+from tests.core.builders import setup, unit
 
 ROWS = ["..........",
         "..=....,..",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from builders import setup, unit
-
 from game.core import components as c
 from game.core.commands import (Attack, ChangeStance, Draw, EndTurn, Move, Reload, Revive,
                                 SetOverwatch, Throw)
@@ -14,6 +12,7 @@ from game.core.events import (AttackResolved, HealAttempted, HealthChanged, Move
                               OverwatchEnded, OverwatchTriggered, Refused, TurnEnded,
                               TurnStarted, TurnUnseen)
 from game.core.narrate import describe
+from tests.core.builders import setup, unit
 
 OPEN = ["." * 12 for _ in range(6)]
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from builders import GRENADE, setup, unit
-
 from game.core.commands import Attack, EndTurn, Move, SetOverwatch, Suppress, Throw
 from game.core.dice import Dice
 from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.core.events import (AttackResolved, Damaged, Exploded, GrenadeThrown, HealthChanged,
                               MoraleChanged, SuppressionDodged, SuppressionTested)
+from tests.core.builders import GRENADE, setup, unit
 
 OPEN = ["." * 16 for _ in range(8)]
 
@@ -112,7 +111,7 @@ def test_grenade_morale_and_overwatch():
     # armor's 15: 13 to her HP.
     soldier = unit("soldier", hp=30, morale=8, aim=5, dexterity=4, weapons=("rifle5",),
                    abilities={"overwatch": 1})
-    from builders import RIFLE
+    from tests.core.builders import RIFLE
     rifle5 = RIFLE.model_copy(update={"id": "rifle5", "damage": "5d8"})
     s = setup(OPEN, {"scout": [(maire(), (0, 5))],
                      "olea": [(support(), (9, 1)), (soldier, (13, 4))]}, ambush="olea")

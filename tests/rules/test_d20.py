@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from rules_helpers import Fixed, spec
 
 from game.rulesets.d20.core import D20Rules, Fighter, Situation, Weapon
+from tests.rules.rules_helpers import Fixed, spec
 
 RULES = D20Rules(spec("d20"))
 DEVIN = Fighter("Devin", {"str": 3, "dex": 2})

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 from pydantic import ValidationError
-from rules_helpers import Fixed, spec
 
 from game.content.schema import RulesetSpec
 from game.rulesets.eclipse.first import Eclipse1Rules
 from game.rulesets.eclipse.second import Eclipse2Rules
 from game.rulesets.eclipse.core import Fighter, Situation, Weapon
+from tests.rules.rules_helpers import Fixed, spec
 
 EP2 = Eclipse2Rules(spec("eclipse2"))
 EP1 = Eclipse1Rules(spec("eclipse1"))

@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rules_helpers import random_roll, spec
 
 from game.content.schema import RulesetSpec
 from game.core.dice import Dice, DiceCode
@@ -34,6 +33,7 @@ from game.rulesets.d20.odds import d20_odds
 from game.rulesets.opend6.odds import opend6_odds, wild_die
 from game.rulesets.skirmish.odds import skirmish_hit_damage, skirmish_odds
 from game.rulesets.skirmish.rules import AttackSituation, Combatant, SkirmishRules
+from tests.rules.rules_helpers import random_roll, spec
 
 N = 200_000
 CORE_N = 20_000

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from rules_helpers import Fixed, spec
 
 from game.content.schema import RulesetSpec
 from game.rulesets.opend6.core import D6Code, Fighter, OpenD6Rules, Situation, Weapon
+from tests.rules.rules_helpers import Fixed, spec
 
 RULES = OpenD6Rules(spec("opend6"))
 CIAN = Fighter("Cian", attributes={"agility": "3D", "physique": "3D+2", "coordination": "3D"},

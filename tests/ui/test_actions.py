@@ -7,7 +7,7 @@ from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.ui.actions import action_items
 from game.ui.match import Match
-from ui_helpers import seats_for
+from tests.ui.ui_helpers import seats_for
 
 
 def draw_label(unit: str) -> str:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import time
 
-from ui_helpers import DUEL, make_app, new_match, screen_text, wait_until
-
 from game.core.commands import EndTurn
 from game.saves import list_saves
 from game.ui import players
@@ -16,6 +14,7 @@ from game.ui.screens.help import Help
 from game.ui.screens.load import LoadSave
 from game.ui.screens.menu import MainMenu
 from game.ui.screens.new_battle import NewBattle
+from tests.ui.ui_helpers import DUEL, make_app, new_match, screen_text, wait_until
 
 SEED = 2              # blue acts first
 
@@ -236,7 +235,7 @@ def outskirts_match(computer_first: bool):
     from game.content.loader import load_setup
     from game.rulesets import new_battle
     from game.ui.match import Match
-    from ui_helpers import seats_for
+    from tests.ui.ui_helpers import seats_for
 
     setup = load_setup("outskirts")
     for seed in range(100):

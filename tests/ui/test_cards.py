@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from ui_helpers import DUEL, new_match
-
 from game.core.queries import unit_info
 from game.ui.cards import CARD_WIDTH, unit_card
+from tests.ui.ui_helpers import DUEL, new_match
 
 
 def test_a_long_weapon_name_puts_the_ammunition_on_its_own_line():

@@ -6,7 +6,6 @@ import random
 
 import numpy as np
 from textual.app import App, ComposeResult
-from ui_helpers import FOG, new_match
 
 from game.core.commands import Attack, EndTurn, Move
 from game.core.events import Refused
@@ -15,6 +14,7 @@ from game.ui.board import CELL, TerrainLook
 from game.ui.glyphs import SIDE_LETTERS
 from game.ui.scene import board_scene, known_units
 from game.ui.widgets.map_view import MapView
+from tests.ui.ui_helpers import FOG, new_match
 
 UNIT_LETTERS = set(SIDE_LETTERS) | {letter.lower() for letter in SIDE_LETTERS}
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ui_helpers import DATA, at_my_turn, make_app, new_match
-
 from game.core.commands import SetOverwatch, Suppress
 from game.core.queries import enemy_cones
 from game.ui.glyphs import TINTS
+from tests.ui.ui_helpers import DATA, at_my_turn, make_app, new_match
 
 WATCH = DATA / "watch.yaml"
 

@@ -8,20 +8,10 @@ from game.core.systems.health import set_state
 from game.ui.screens.battle import BattleScreen
 from game.ui.screens.game_over import GameOver
 from game.ui.screens.handoff import Handoff, Summary
-from game.ui.screens.new_battle import NewBattle
-from ui_helpers import DUEL, FOG, at_my_turn, make_app, new_match, screen_text, wait_until
+from tests.ui.ui_helpers import (DUEL, FOG, at_my_turn, make_app, new_match, open_new_battle,
+                                 screen_text, wait_until)
 
 MAX_PRESSES = 600
-
-
-async def open_new_battle(pilot, path: str, seed: str) -> None:
-    """Main menu -> New battle -> the scenario file and the seed, by keyboard."""
-    await pilot.press("enter")
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, NewBattle))
-    await pilot.press("tab", *path, "enter")
-    await pilot.pause()
-    pilot.app.screen.query_one("#seed").focus()      # below the fold at this size
-    await pilot.press(*seed)
 
 
 async def fight(pilot, presses: list[int]) -> None:
@@ -102,8 +92,6 @@ async def test_hot_seat_battle_hides_the_board_between_players(save_dir):
 
 
 async def test_hot_seat_summary_tells_only_what_the_side_saw(save_dir):
-    from ui_helpers import FOG, new_match
-
     app = make_app(save_dir)
     async with app.run_test(size=(100, 30)) as pilot:
         match = new_match(FOG, 5, {"blue", "red", "green"})

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from textual import events
-from ui_helpers import FOG, make_app, new_match
 
 from game.ui.screens import new_battle
+from tests.ui.ui_helpers import FOG, make_app, new_match
 
 KEYS = ["up", "down", "left", "right", "h", "j", "k", "l", "enter", "enter", "tab", "shift+tab",
         "f", "m", "plus", "minus", "t", "escape", "s", "c", "p", "d", "o", "x", "g", "r", "w",

@@ -5,9 +5,8 @@ Regenerate after a deliberate change of the look with `pytest tests/ui --snapsho
 
 from __future__ import annotations
 
-from ui_helpers import DUEL, make_app, new_match, wait_until
-
 from game.ui.screens.battle import BattleScreen
+from tests.ui.ui_helpers import DUEL, make_app, new_match, wait_until
 
 SEED = 2          # blue's Hollis acts first
 

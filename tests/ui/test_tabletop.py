@@ -9,8 +9,7 @@ from game.core.events import DefenseChosen, Defended
 from game.core.queries import unit_info
 from game.ui.screens.battle import BattleScreen
 from game.ui.screens.dialogs import Choice
-from test_play import open_new_battle
-from ui_helpers import DUEL, make_app, screen_text, wait_until
+from tests.ui.ui_helpers import DUEL, make_app, open_new_battle, screen_text, wait_until
 
 
 async def start_duel_under(app, pilot, ruleset: str) -> BattleScreen:

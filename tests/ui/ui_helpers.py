@@ -12,6 +12,7 @@ from game.rulesets import new_battle
 from game.ui.app import SkirmishApp
 from game.ui.match import Match, Seat
 from game.ui.screens.battle import BattleScreen
+from game.ui.screens.new_battle import NewBattle
 
 DATA = Path(__file__).parent / "data"
 DUEL = DATA / "duel.yaml"
@@ -41,6 +42,16 @@ async def at_my_turn(app, pilot, match: Match) -> BattleScreen:
     assert isinstance(screen, BattleScreen)
     await wait_until(pilot, screen.my_turn)
     return screen
+
+
+async def open_new_battle(pilot, path: str, seed: str) -> None:
+    """Main menu -> New battle -> the scenario file and the seed, by keyboard."""
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, NewBattle))
+    await pilot.press("tab", *path, "enter")
+    await pilot.pause()
+    pilot.app.screen.query_one("#seed").focus()      # below the fold at this size
+    await pilot.press(*seed)
 
 
 async def wait_until(pilot, condition, tries: int = 400) -> None:

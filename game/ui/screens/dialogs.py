@@ -51,10 +51,6 @@ class Choice(GameModal[str | None]):
         self.dismiss(event.button.id)
 
 
-def confirm(title: str, body: str, yes: str = "Yes", no: str = "Cancel") -> Choice:
-    return Choice(title, body, [("yes", yes), ("no", no)])
-
-
 def message(title: str, body: str) -> Choice:
     return Choice(title, body, [("ok", "OK")])
 
