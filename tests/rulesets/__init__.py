@@ -1,0 +1,1 @@
+"""Rulesets that live outside game/, played through the same registry as the bundled ones."""
