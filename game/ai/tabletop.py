@@ -26,7 +26,6 @@ from dataclasses import replace
 from game.ai.goals import CALM, HURRY, lateness
 from game.ai.levels import Level
 from game.ai.simple import MIN_VALUE, SimplePlayer, walking_distances
-from game.core import components as c
 from game.core.commands import Attack, Command, Declare, EndTurn, Move
 from game.core.engine import Battle
 from game.core.events import Refused

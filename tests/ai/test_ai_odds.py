@@ -9,7 +9,6 @@ from builders import setup, unit
 from game.ai import odds
 from game.ai.assess import Assessor
 from game.ai.intel import Intel
-from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.core.queries import preview_attack
 

@@ -11,7 +11,6 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from game.core import components as c
 from game.core.commands import (Attack, ChangeStance, Draw, EndTurn, Move, Reload, Revive,
                                 SetOverwatch, Suppress, Throw)
-from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.core.events import Refused
 

@@ -6,10 +6,9 @@ from dataclasses import dataclass
 
 from game.content.schema import FireMode, WeaponSpec
 from game.core import components as c
-from game.core.events import Aimed, AttackResolved, Check
+from game.core.events import AttackResolved
 from game.core.illegal import Illegal
 from game.core.session import Session
-from game.core.systems.health import apply_damage
 from game.core.systems.sight import unit_sees
 from game.core.ruleset import AttackSituation
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Discriminator, Field, Tag
 
 from game.content.loader import Library
-from game.content.schema import RulesetSpec, WeaponSpec
+from game.content.schema import FireMode, RulesetSpec, WeaponSpec
 from game.core.dice import DiceCode
 from game.core.odds import AttackOdds, states_of
 from game.rulesets.skirmish.odds import blast_ring_damage, skirmish_hit_damage, skirmish_odds

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from dataclasses import dataclass
 
-from game.content.schema import FireMode, RulesetSpec, WeaponSpec
+from game.content.schema import RulesetSpec, WeaponSpec
 from game.core.dice import Dice, DiceCode
 from game.core.events import Check
 from game.core.ruleset import AttackSituation, Combatant, DamageRoll, Ruleset
