@@ -98,7 +98,7 @@ def slots_of(
     names = _numbered([base for _, _, _, base, _ in raw])
     return [
         Slot(index, side, member.unit, name, member.at, source)
-        for (index, side, member, _, source), name in zip(raw, names)
+        for (index, side, member, _, source), name in zip(raw, names, strict=True)
     ]
 
 
@@ -178,13 +178,13 @@ def plan(
             )
             placer.issues.append(DeployIssue(source, message))
             continue
-        for number, square in zip(waiting, free):
+        for number, square in zip(waiting, free, strict=False):
             squares[number] = square
             placer.taken[square] = slots[number].name
     if placer.issues:
         return [], placer.issues
     deployments = []
-    for slot, square in zip(slots, squares):
+    for slot, square in zip(slots, squares, strict=True):
         assert square is not None
         deployments.append(Deployment(slot.side, slot.unit, slot.name, square[0], square[1]))
     return deployments, []

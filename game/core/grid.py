@@ -286,7 +286,7 @@ class Reach:
         """Reachable squares (the origin excluded) with their AP cost."""
         ys, xs = np.nonzero(self._dist <= self.budget)
         out = {}
-        for y, x in zip(ys.tolist(), xs.tolist()):
+        for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
             square = (x + self._ox, y + self._oy)
             if square != self.origin:
                 out[square] = int(self._dist[y, x])

@@ -55,7 +55,7 @@ def move(session: Session, cmd: Move) -> None:
     ap, turn, pos = (session.get(uid, comp) for comp in (c.ActionPoints, c.TurnState, c.Position))
     side = session.side_of(uid)
     rules = session.rules
-    for step, cost in zip(cmd.path, costs):
+    for step, cost in zip(cmd.path, costs, strict=True):
         if session.occupant(step) is not None:
             session.emit(MoveStopped(uid, (pos.x, pos.y), "blocked by a unit that was out of sight"),
                          (pos.x, pos.y), to=(side,))

@@ -545,7 +545,7 @@ class D20Grid(GridRules):
         plain = dataclasses.replace(defender, resistances=(), weaknesses=())
         bonus = DiceCode.parse(weapon.damage).bonus
         multiplier = self.core.p.attack_types[self.attack_type_of(plan)].damage_multiplier
-        for faces, taken in zip(out.damage_rolls, out.damage_rolled):
+        for faces, taken in zip(out.damage_rolls, out.damage_rolled, strict=True):
             raw = self.core.damage_total(sum(faces) + bonus, attacker, weapon, plain,
                                          out.critical, multiplier)
             self.damage(session, target, plan.attacker, faces, raw, max(0, raw - taken), taken,
@@ -684,7 +684,7 @@ class D20Grid(GridRules):
         if out.hits > 1:
             text += f"; {out.hits} hits"
         rolled = ", ".join(f"{'+'.join(map(str, faces))} -> {total}"
-                           for faces, total in zip(out.damage_rolls, out.damage_rolled))
+                           for faces, total in zip(out.damage_rolls, out.damage_rolled, strict=True))
         text += f"; damage {rolled}"
         if out.status:
             text += f"; {defender.name} is {out.status} for {out.status_turns} turns"
