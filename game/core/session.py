@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import esper
 import numpy as np
@@ -21,10 +21,14 @@ from game.core.events import Event
 from game.core.grid import Grid
 from game.core.ruleset import Combatant, Ruleset
 
+if TYPE_CHECKING:
+    from game.core.systems.attack import AttackPlan
+
 _world_ids = itertools.count(1)
 _grid_cache: dict[tuple, Grid] = {}
 
 Square = tuple[int, int]
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -99,7 +103,8 @@ class Session:
         self.sight = {side: SideSight(np.zeros(shape, np.int16), np.zeros(shape, bool))
                       for side in self.sides}
         self.events: list[Event] = []     # events of the command being carried out
-        self.pending: Any = None          # an attack waiting for its defender's choice
+        # an attack waiting for its defender's choice, and the choices put to them
+        self.pending: tuple[AttackPlan, tuple[str, ...]] | None = None
         self.closed = False
         esper.switch_world(self.world)
 
@@ -137,7 +142,7 @@ class Session:
     # A unit's components are looked up by id many thousand times a battle: `_parts` mirrors
     # the world's (every add and remove goes through here), a plain dict instead of esper's calls.
 
-    def get(self, uid: str, component: type) -> Any:
+    def get(self, uid: str, component: type[T]) -> T:
         return self._parts[uid][component]
 
     def has(self, uid: str, component: type) -> bool:
