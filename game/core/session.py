@@ -252,12 +252,14 @@ class Session:
     def sees(self, side: str, square: Square) -> bool:
         return bool(self.sight[side].count[square[1], square[0]])
 
-    def emit(self, event: Event, *squares: Square, to: tuple[str, ...] = ()) -> Event:
+    def emit(self, event: Event, *squares: Square | None, to: tuple[str, ...] = ()) -> Event:
         """Record an event, noting which sides saw it: the sides in `to`, and those that see one
-        of `squares`; with neither, everyone did."""
-        if squares:
+        of `squares` (None, the position of a unit off the map, is none); with neither, everyone
+        did."""
+        placed = tuple(square for square in squares if square is not None)
+        if placed:
             seen = tuple(side for side in self.sides
-                         if side in to or any(self.sight[side].count[y, x] for x, y in squares))
+                         if side in to or any(self.sight[side].count[y, x] for x, y in placed))
         elif to:
             seen = tuple(side for side in self.sides if side in to)
         else:
