@@ -217,9 +217,9 @@ class _Searcher:
 
     def __init__(self, size: int) -> None:
         shape = (size, size)
-        self.straight = np.zeros(shape, np.int32)
-        self.diagonal = np.zeros(shape, np.int32)
-        self.corners = {d: np.zeros(shape, np.int8) for d in DIAGONALS}
+        self.straight: np.ndarray = np.zeros(shape, np.int32)
+        self.diagonal: np.ndarray = np.zeros(shape, np.int32)
+        self.corners: dict[Square, np.ndarray] = {d: np.zeros(shape, np.int8) for d in DIAGONALS}
         graph = tcod.path.CustomGraph(shape)
         for step in ((0, 1), (0, -1), (1, 0), (-1, 0)):
             graph.add_edge(step, 1, cost=self.straight)

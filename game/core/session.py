@@ -125,7 +125,7 @@ class Session:
             weapons=[c.WeaponState(w.weapon, self.weapons[w.weapon].magazine, w.spare_magazines)
                      for w in spec.weapons],
             grenades={g: n for g, n in spec.grenades.items() if n > 0})
-        resist = dict(self.armors[spec.armor].resist) if spec.armor else {}
+        resist: dict[str, int] = dict(self.armors[spec.armor].resist.items()) if spec.armor else {}
         attributes, skills, hp, ap = self.rules.unit_body(spec)
         extra = self.rules.unit_components()
         parts = [c.Unit(uid, name, spec.id, side), c.Position(*square),
