@@ -162,6 +162,7 @@ def plan(
     slots = slots_of(scenario, squads, units)
     placer = _Placer(parsed, terrain)
     squares: list[Square | None] = [placer.place_at(s) if s.at else None for s in slots]
+    square: Square | None
     for index, side in enumerate(scenario.sides):
         source = Source("scenario", scenario.id, ("sides", index, "zone"))
         if side.zone not in parsed.zones:
