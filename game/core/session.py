@@ -29,6 +29,7 @@ _grid_cache: dict[tuple, Grid] = {}
 
 Square = tuple[int, int]
 T = TypeVar("T")
+E = TypeVar("E", bound=Event)
 
 
 @dataclass(slots=True)
@@ -252,7 +253,7 @@ class Session:
     def sees(self, side: str, square: Square) -> bool:
         return bool(self.sight[side].count[square[1], square[0]])
 
-    def emit(self, event: Event, *squares: Square | None, to: tuple[str, ...] = ()) -> Event:
+    def emit(self, event: E, *squares: Square | None, to: tuple[str, ...] = ()) -> E:
         """Record an event, noting which sides saw it: the sides in `to`, and those that see one
         of `squares` (None, the position of a unit off the map, is none); with neither, everyone
         did."""
