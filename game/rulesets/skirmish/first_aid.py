@@ -9,6 +9,7 @@ from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems.health import set_state
 from game.core.systems.loadout import pay
+from game.rulesets.skirmish.rules import rules_of
 
 
 def revive(session: Session, cmd: Revive) -> None:
@@ -20,13 +21,14 @@ def revive(session: Session, cmd: Revive) -> None:
     if health.state not in ("unconscious", "dying"):
         raise Illegal(f"{name} is {'dead' if health.state == 'dead' else 'not down'}.")
     here, there = session.position(uid), session.position(target)
+    assert here is not None and there is not None, "a healer and a unit down stand on the map"
     if max(abs(here[0] - there[0]), abs(here[1] - there[1])) != 1:
         raise Illegal(f"{name} is not next to {session.get(uid, c.Unit).name}.")
     p = session.rules.p.revive
     pay(session, uid, p.ap, "A Heal check")
     stage = "revive" if health.stabilized else "stabilize"
     difficulty = health.heal_ds.get(stage, p.revive_ds if stage == "revive" else p.stabilize_ds)
-    check = session.rules.skill_check("heal", session.combatant(uid), session.dice)
+    check = rules_of(session).skill_check("heal", session.combatant(uid), session.dice)
     success = check.total >= difficulty
     session.emit(HealAttempted(uid, target, stage, check, difficulty, success, p.ap), here, there,
                  to=(session.side_of(uid),))
