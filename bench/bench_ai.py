@@ -30,7 +30,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from game.ai import make_player  # noqa: E402
 from game.content.loader import load_setup  # noqa: E402
 from game.core.commands import EndTurn  # noqa: E402
-from game.core.engine import Battle  # noqa: E402
 from game.rulesets import new_battle  # noqa: E402
 from game.core.events import Refused  # noqa: E402
 from game.sim import play, play_many  # noqa: E402

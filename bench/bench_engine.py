@@ -60,7 +60,7 @@ def bench_reach() -> dict[int, float]:
     for size in (32, 64, 128, 256):
         grid = random_grid(size)
         squares = open_squares(grid, 300)
-        out[size] = per_call(lambda sq: grid.reach(sq, 30, COSTS).squares(), squares)
+        out[size] = per_call(lambda sq, grid=grid: grid.reach(sq, 30, COSTS).squares(), squares)
         print(f"reachable area, 30 AP, {size}x{size}: {out[size] * 1e3:.3f} ms per query [<= 0.5 ms]")
     print(f"  256x256 / 32x32 = {out[256] / out[32]:.2f} [<= 2]")
     return out

@@ -25,7 +25,6 @@ sys.path.insert(0, str(ROOT))
 from textual.app import App, ComposeResult  # noqa: E402
 
 from game.content.loader import load_setup  # noqa: E402
-from game.core.engine import Battle  # noqa: E402
 from game.rulesets import new_battle  # noqa: E402
 from game.ui.board import TerrainLook  # noqa: E402
 from game.ui.match import Match, Seat  # noqa: E402

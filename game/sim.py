@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from game.ai import Player
 from game.content.schema import BattleSetup
 from game.core.commands import EndTurn
-from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.core.events import Event, Refused
 

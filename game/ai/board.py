@@ -120,7 +120,7 @@ def _through_cones(full: Reach, every: Arrays, safe: Arrays, width: int,
     fx, fy, fc = fx[rest], fy[rest], fc[rest]
     inside = {watcher: set(cone) for watcher, cone in cones.items()}
     risk = np.zeros(len(fx))
-    for i, (x, y) in enumerate(zip(fx.tolist(), fy.tolist())):
+    for i, (x, y) in enumerate(zip(fx.tolist(), fy.tolist(), strict=True)):
         path = full.path_to((x, y)) or []
         risk[i] = sum(reaction(watcher, sq) for watcher, cone in inside.items()
                       for sq in _first_in(path, cone))

@@ -65,7 +65,7 @@ def best_shots(rules: SkirmishRules, gun: Gun, locations: Locations, attack: int
             if count < 1:
                 continue
             for loc, (damage, down) in zip(_names(locations), outcomes(
-                    rules, gun, locations, attack + level - defense, rof, armor, hp, count)):
+                    rules, gun, locations, attack + level - defense, rof, armor, hp, count), strict=True):
                 value = damage + kill_value * down
                 if best is None or value > best.value + 1e-9:
                     best = Shots(value, name, loc, level, count, aim_ap + count * mode_ap,
@@ -87,7 +87,7 @@ def openings(rules: SkirmishRules, gun: Gun, locations: Locations, attack: int, 
             if aim_ap + mode_ap > ap:
                 continue
             for loc, (damage, down) in zip(_names(locations), outcomes(
-                    rules, gun, locations, attack + level - defense, rof, armor, hp, 1)):
+                    rules, gun, locations, attack + level - defense, rof, armor, hp, 1), strict=True):
                 value = damage + kill_value * down
                 if best is None or value > best.value + 1e-9:
                     best = Opening(value, down, aim_ap + mode_ap, name, loc, level)
@@ -104,7 +104,7 @@ def outcomes(rules: SkirmishRules, gun: Gun, locations: Locations, margin: int, 
     modifier. The hit counts depend on that difference only: both sides roll the same die."""
     return [repeated(hits, gun.damage, mult, armor, hp, count)
             for hits, (_, _, mult) in zip(_hits(rules, locations, margin, gun.spread, rof),
-                                          locations.items)]
+                                          locations.items, strict=True)]
 
 
 @lru_cache(maxsize=4096)

@@ -213,7 +213,7 @@ class TabletopPlayer:
         lasts = [min(1.0, (carried // max(1, p.rounds)) * p.ap_cost / fight) if p.rounds else 1.0
                  for p in previews]
         most = max(lasts)
-        return [(p, last / most) for p, last in zip(previews, lasts)]
+        return [(p, last / most) for p, last in zip(previews, lasts, strict=True)]
 
     def _offense(self, battle: Battle, me: UnitInfo, enemies: list[Sighting], spare: int) -> float:
         """The best attack's worth from where the unit (hypothetically) stands, within `spare` AP."""
@@ -247,7 +247,7 @@ class TabletopPlayer:
         area = reach(battle, me.uid)
         xs, ys, prices = area.arrays()
         affordable = prices <= me.ap - keep
-        squares = list(zip(xs[affordable].tolist(), ys[affordable].tolist()))
+        squares = list(zip(xs[affordable].tolist(), ys[affordable].tolist(), strict=True))
         if not squares:
             return None
         if self.level.squares and len(squares) > self.level.squares:

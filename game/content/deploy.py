@@ -98,7 +98,7 @@ def slots_of(
     names = _numbered([base for _, _, _, base, _ in raw])
     return [
         Slot(index, side, member.unit, name, member.at, source)
-        for (index, side, member, _, source), name in zip(raw, names)
+        for (index, side, member, _, source), name in zip(raw, names, strict=True)
     ]
 
 
@@ -162,6 +162,7 @@ def plan(
     slots = slots_of(scenario, squads, units)
     placer = _Placer(parsed, terrain)
     squares: list[Square | None] = [placer.place_at(s) if s.at else None for s in slots]
+    square: Square | None
     for index, side in enumerate(scenario.sides):
         source = Source("scenario", scenario.id, ("sides", index, "zone"))
         if side.zone not in parsed.zones:
@@ -178,13 +179,13 @@ def plan(
             )
             placer.issues.append(DeployIssue(source, message))
             continue
-        for number, square in zip(waiting, free):
+        for number, square in zip(waiting, free, strict=False):
             squares[number] = square
             placer.taken[square] = slots[number].name
     if placer.issues:
         return [], placer.issues
     deployments = []
-    for slot, square in zip(slots, squares):
+    for slot, square in zip(slots, squares, strict=True):
         assert square is not None
         deployments.append(Deployment(slot.side, slot.unit, slot.name, square[0], square[1]))
     return deployments, []

@@ -116,7 +116,8 @@ def playable_rulesets(library: Library, scenario_id: str | Path) -> list[str]:
     others by id; none for a scenario that cannot be found or has problems of its own. It does
     not ask whether a ruleset's engine is registered for battles (game.rulesets).
     """
-    scope, problems = library.copy(), []
+    scope = library.copy()
+    problems: list[Problem] = []
     ident = _pick(scope, scenario_id, problems)
     if ident is None or problems:
         return []

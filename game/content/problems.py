@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -111,7 +111,7 @@ def _data_path(loc: Loc, data: Any, error_type: str) -> tuple[Loc, int]:
     return tuple(path), found
 
 
-def _message(error: dict[str, Any], path: Loc) -> str:
+def _message(error: Mapping[str, Any], path: Loc) -> str:
     kind, text = error["type"], error["msg"]
     if kind == "extra_forbidden":
         return f"unknown key {path[-1]!r}" + suggest(path[-1], _FIELDS)

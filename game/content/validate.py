@@ -113,7 +113,8 @@ def with_inline(library: Library, scenario: ScenarioSpec) -> tuple[Library, list
     """The library as `scenario` sees it: plus the weapons, armor, units, squads it defines."""
     if not any(getattr(scenario, key) for key, _ in INLINE_KINDS):
         return library, []
-    scope, problems = library.copy(), []
+    scope = library.copy()
+    problems: list[Problem] = []
     origin = library.origins[("scenario", scenario.id)]
     for key, kind in INLINE_KINDS:
         for index, spec in enumerate(getattr(scenario, key)):

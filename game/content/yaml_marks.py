@@ -72,14 +72,14 @@ def _read_text(path: Path, file: str) -> str:
         with path.open("rb") as stream:
             raw = stream.read(MAX_FILE_BYTES + 1)
     except OSError as error:
-        raise _Refused(Problem(file, None, None, "", f"cannot read: {error.strerror or error}"))
+        raise _Refused(Problem(file, None, None, "", f"cannot read: {error.strerror or error}")) from error
     if len(raw) > MAX_FILE_BYTES:
         raise _Refused(Problem(file, None, None, "", _too_big(len(raw))))
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
-        raise _Refused(Problem(file, line, None, "", "not UTF-8 text"))
+        raise _Refused(Problem(file, line, None, "", "not UTF-8 text")) from error
 
 
 def _too_big(size: int) -> str:

@@ -42,6 +42,7 @@ def _attack(session: Session, cmd: Attack) -> None:
 
 
 def _respond(session: Session, cmd: Respond) -> None:
+    assert session.pending is not None, "a Respond is only carried out while an attack waits"
     plan, choices = session.pending
     if cmd.choice not in choices:
         raise Illegal(f"{cmd.choice!r} is not one of the choices: {', '.join(choices)}.")
@@ -116,6 +117,7 @@ class Battle:
             return self._answer(command)
         if command.unit != s.active:
             s.use()
+            assert s.active is not None, "a battle that is not over has a unit whose turn it is"
             who = s.get(s.active, c.Unit).name
             other = s.get(command.unit, c.Unit).name if command.unit in s.entities else repr(command.unit)
             return Refused(f"It is {who}'s turn, not {other}'s.")
@@ -162,6 +164,7 @@ class Battle:
         if s.pending is not None:
             return                       # nothing moves on until the defender has answered
         uid = s.active if isinstance(command, Respond) else command.unit
+        assert uid is not None, "a defender answers during the attacker's turn"
         if not isinstance(command, (Move, *FREE)) and s.is_up(uid):
             s.rules.after_action(s, uid, command)
         if turns.check_victory(s):
@@ -249,8 +252,8 @@ class Battle:
         s.use()
         units = []
         for uid, entity in sorted(s.entities.items()):
-            comps = sorted((type(comp).__name__, asdict(comp))
-                           for comp in esper.components_for_entity(entity))
+            parts: tuple[Any, ...] = esper.components_for_entity(entity)   # esper leaves it open
+            comps = sorted((type(comp).__name__, asdict(comp)) for comp in parts)
             units.append((uid, comps))
         pending = None if s.pending is None else (s.pending[0].attacker, s.pending[0].target)
         payload = [units, s.order, s.round, s.turn_index, s.over, s.winner, *([pending] if pending else []),

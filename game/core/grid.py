@@ -217,9 +217,9 @@ class _Searcher:
 
     def __init__(self, size: int) -> None:
         shape = (size, size)
-        self.straight = np.zeros(shape, np.int32)
-        self.diagonal = np.zeros(shape, np.int32)
-        self.corners = {d: np.zeros(shape, np.int8) for d in DIAGONALS}
+        self.straight: np.ndarray = np.zeros(shape, np.int32)
+        self.diagonal: np.ndarray = np.zeros(shape, np.int32)
+        self.corners: dict[Square, np.ndarray] = {d: np.zeros(shape, np.int8) for d in DIAGONALS}
         graph = tcod.path.CustomGraph(shape)
         for step in ((0, 1), (0, -1), (1, 0), (-1, 0)):
             graph.add_edge(step, 1, cost=self.straight)
@@ -286,7 +286,7 @@ class Reach:
         """Reachable squares (the origin excluded) with their AP cost."""
         ys, xs = np.nonzero(self._dist <= self.budget)
         out = {}
-        for y, x in zip(ys.tolist(), xs.tolist()):
+        for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
             square = (x + self._ox, y + self._oy)
             if square != self.origin:
                 out[square] = int(self._dist[y, x])

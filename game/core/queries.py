@@ -54,7 +54,8 @@ class UnitInfo:
 def unit_info(battle: Battle, uid: str) -> UnitInfo:
     s = battle.session
     s.use()
-    unit, health, ap, stats = (s.get(uid, comp) for comp in (c.Unit, c.Health, c.ActionPoints, c.Stats))
+    unit, health = s.get(uid, c.Unit), s.get(uid, c.Health)
+    ap, stats = s.get(uid, c.ActionPoints), s.get(uid, c.Stats)
     loadout = s.get(uid, c.Loadout)
     held = loadout.current
     weapon = s.weapons[held.weapon] if held else None
@@ -109,7 +110,9 @@ def sightings(battle: Battle, side: str) -> list[Sighting]:
     out = []
     for uid in visible_enemies(s, side):
         health = s.get(uid, c.Health)
-        out.append(Sighting(uid, s.position(uid), health.hp, health.state))
+        square = s.position(uid)
+        assert square is not None, "a unit seen stands on the map"
+        out.append(Sighting(uid, square, health.hp, health.state))
     return out
 
 
@@ -136,7 +139,9 @@ def reach(battle: Battle, uid: str, most: int | None = None) -> Reach:
     budget = s.rules.reach_budget(s, uid, most)
     if not can_move(battle, uid):
         budget = 0                     # pinned or prone: nowhere to go without getting up first
-    found = s.grid.reach(s.position(uid), budget, s.rules.move_costs, blocked)
+    start = s.position(uid)
+    assert start is not None, "only a unit on the map has squares it can reach"
+    found = s.grid.reach(start, budget, s.rules.move_costs, blocked)
     return s.rules.price_reach(s, uid, found)
 
 
@@ -221,9 +226,12 @@ def opportunity_attacks(battle: Battle, uid: str, path: list[Square]) -> list[tu
     side, start = s.side_of(uid), s.position(uid)
     out: list[tuple[str, str]] = []
     for step in path:
+        assert start is not None, "only a unit on the map walks a path"
         for plan in s.rules.provokers(s, uid, start, step):
             enemy = plan.attacker
-            if all(enemy != e for e, _ in out) and s.sees(side, s.position(enemy)):
+            there = s.position(enemy)
+            assert there is not None, "an enemy that reacts stands on the map"
+            if all(enemy != e for e, _ in out) and s.sees(side, there):
                 out.append((enemy, plan.mode.name))
         start = step
     return out
@@ -246,7 +254,7 @@ def standing_at(battle: Battle, uid: str, square: Square, *, full_move: bool | N
         yield
     finally:
         pos.x, pos.y = before
-        if tempo is not None:
+        if tempo is not None and full_before is not None:
             tempo.full_move = full_before
 
 

@@ -163,6 +163,10 @@ class Ruleset:
     def state_for(self, hp: int, constitution: int) -> str:
         return "ok" if hp > 0 else "unconscious"
 
+    def morale_modifier(self, percent: float) -> int:
+        """Modifier to a side's rolls when its morale is at `percent` of its start."""
+        return 0
+
     def defense_costs(self, session: Session, uid: str) -> dict[str, int]:
         """AP of each active or full defense the ruleset offers `uid` now."""
         return {}

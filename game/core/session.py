@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import esper
 import numpy as np
@@ -21,10 +21,15 @@ from game.core.events import Event
 from game.core.grid import Grid
 from game.core.ruleset import Combatant, Ruleset
 
+if TYPE_CHECKING:
+    from game.core.systems.attack import AttackPlan
+
 _world_ids = itertools.count(1)
 _grid_cache: dict[tuple, Grid] = {}
 
 Square = tuple[int, int]
+T = TypeVar("T")
+E = TypeVar("E", bound=Event)
 
 
 @dataclass(slots=True)
@@ -99,7 +104,8 @@ class Session:
         self.sight = {side: SideSight(np.zeros(shape, np.int16), np.zeros(shape, bool))
                       for side in self.sides}
         self.events: list[Event] = []     # events of the command being carried out
-        self.pending: Any = None          # an attack waiting for its defender's choice
+        # an attack waiting for its defender's choice, and the choices put to them
+        self.pending: tuple[AttackPlan, tuple[str, ...]] | None = None
         self.closed = False
         esper.switch_world(self.world)
 
@@ -120,7 +126,7 @@ class Session:
             weapons=[c.WeaponState(w.weapon, self.weapons[w.weapon].magazine, w.spare_magazines)
                      for w in spec.weapons],
             grenades={g: n for g, n in spec.grenades.items() if n > 0})
-        resist = dict(self.armors[spec.armor].resist) if spec.armor else {}
+        resist: dict[str, int] = dict(self.armors[spec.armor].resist.items()) if spec.armor else {}
         attributes, skills, hp, ap = self.rules.unit_body(spec)
         extra = self.rules.unit_components()
         parts = [c.Unit(uid, name, spec.id, side), c.Position(*square),
@@ -137,7 +143,7 @@ class Session:
     # A unit's components are looked up by id many thousand times a battle: `_parts` mirrors
     # the world's (every add and remove goes through here), a plain dict instead of esper's calls.
 
-    def get(self, uid: str, component: type) -> Any:
+    def get(self, uid: str, component: type[T]) -> T:
         return self._parts[uid][component]
 
     def has(self, uid: str, component: type) -> bool:
@@ -244,12 +250,14 @@ class Session:
     def sees(self, side: str, square: Square) -> bool:
         return bool(self.sight[side].count[square[1], square[0]])
 
-    def emit(self, event: Event, *squares: Square, to: tuple[str, ...] = ()) -> Event:
+    def emit(self, event: E, *squares: Square | None, to: tuple[str, ...] = ()) -> E:
         """Record an event, noting which sides saw it: the sides in `to`, and those that see one
-        of `squares`; with neither, everyone did."""
-        if squares:
+        of `squares` (None, the position of a unit off the map, is none); with neither, everyone
+        did."""
+        placed = tuple(square for square in squares if square is not None)
+        if placed:
             seen = tuple(side for side in self.sides
-                         if side in to or any(self.sight[side].count[y, x] for x, y in squares))
+                         if side in to or any(self.sight[side].count[y, x] for x, y in placed))
         elif to:
             seen = tuple(side for side in self.sides if side in to)
         else:

@@ -8,15 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
+
 from game.content.schema import BattleSetup, RulesetSpec
 from game.core.dice import Dice
 from game.core.engine import Battle
+from game.core.ruleset import Ruleset
 from game.rulesets.d20.grid import D20Grid
 from game.rulesets.eclipse.grid import Eclipse1Grid, Eclipse2Grid
 from game.rulesets.opend6.grid import OpenD6Grid
 from game.rulesets.skirmish.grid import SkirmishGrid
 
-RULESETS: dict[str, type] = {
+RULESETS: dict[str, type[Ruleset]] = {
     "skirmish": SkirmishGrid,
     "eclipse2": Eclipse2Grid,
     "eclipse1": Eclipse1Grid,
@@ -29,17 +32,17 @@ class UnknownRuleset(ValueError):
     pass
 
 
-def ruleset_class(engine: str) -> type | None:
+def ruleset_class(engine: str) -> type[Ruleset] | None:
     return RULESETS.get(engine)
 
 
-def params_model(engine: str) -> type | None:
+def params_model(engine: str) -> type[BaseModel] | None:
     """The model a ruleset file's `params` must satisfy, or None for an engine not played yet."""
     cls = ruleset_class(engine)
     return getattr(cls, "Params", None) if cls else None
 
 
-def find_ruleset(spec: RulesetSpec) -> Any:
+def find_ruleset(spec: RulesetSpec) -> Ruleset:
     cls = ruleset_class(spec.engine)
     if cls is None:
         known = ", ".join(sorted(RULESETS))

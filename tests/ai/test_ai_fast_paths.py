@@ -11,7 +11,6 @@ from game.ai import geometry as geo
 from game.ai import odds, sequences
 from game.ai.assess import Assessor
 from game.content.loader import load_setup
-from game.core.engine import Battle
 from game.rulesets import new_battle
 
 LEVELS = ("none", "half", "full")

@@ -7,7 +7,6 @@ import pytest
 from game.ai import odds
 from game.ai.assess import Assessor
 from game.ai.intel import Intel
-from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.core.queries import preview_attack
 from tests.ai.ai_helpers import end_turns_until

@@ -9,7 +9,6 @@ from game.ai.simple import SimplePlayer
 from game.content.loader import load_setup
 from game.core import components as c
 from game.core.commands import Attack, Declare, Defend, EndTurn
-from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.core.events import AttackResolved, Defended, Refused
 from game.core.queries import Sighting, sightings, unit_info

@@ -8,7 +8,6 @@ from game.ai import make_player
 from game.core import components as c
 from game.core.commands import ChangeStance, EndTurn, Move
 from game.core.dice import Dice
-from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.core.events import Refused
 from tests.core.builders import setup, unit

@@ -10,7 +10,6 @@ import pytest
 from game.ai import make_player
 from game.content.loader import load_setup
 from game.core.commands import EndTurn, Move
-from game.core.engine import Battle
 from game.rulesets import load_battle, new_battle
 from game.saves import SaveError, read_save, write_save
 from game.sim import play

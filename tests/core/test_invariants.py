@@ -10,7 +10,6 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from game.core import components as c
 from game.core.commands import (Attack, ChangeStance, Draw, EndTurn, Move, Reload, Revive,
                                 SetOverwatch, Suppress, Throw)
-from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.core.events import Refused
 from tests.core.builders import setup, unit
@@ -164,9 +163,9 @@ class BattleMachine(RuleBasedStateMachine):
                 assert pos is not None and s.grid.walkable[pos[1], pos[0]]
         if s.active is not None:
             assert s.is_up(s.active), "a downed unit has the turn"
-        for side, pool in s.morale.items():
+        for pool in s.morale.values():
             assert pool.current >= 0
-        for side, sight in s.sight.items():
+        for sight in s.sight.values():
             assert (sight.count >= 0).all()
 
 

@@ -6,7 +6,6 @@ from game.core import components as c
 from game.core.commands import (Attack, ChangeStance, Draw, EndTurn, Move, Reload, Revive,
                                 SetOverwatch, Throw)
 from game.core.dice import Dice
-from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.core.events import (AttackResolved, HealAttempted, HealthChanged, MoveStopped, Moved,
                               OverwatchEnded, OverwatchTriggered, Refused, TurnEnded,

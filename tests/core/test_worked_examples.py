@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from game.core.commands import Attack, EndTurn, Move, SetOverwatch, Suppress, Throw
 from game.core.dice import Dice
-from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.core.events import (AttackResolved, Damaged, Exploded, GrenadeThrown, HealthChanged,
                               MoraleChanged, SuppressionDodged, SuppressionTested)

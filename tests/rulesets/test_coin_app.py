@@ -118,5 +118,7 @@ async def test_a_bundled_scenario_under_coin_played_from_the_keyboard(coin_setup
         told = [match.tell(e) for e in attacks if e.attacker.startswith(f"{human}-")]
         assert told and all("the coin shows" in line for line in told)
         log = "".join(strip.text for strip in screen.query_one("#log").lines)
-        squeeze = lambda text: "".join(text.split())       # the log wraps its lines
+        def squeeze(text: str) -> str:
+            return "".join(text.split())       # the log wraps its lines
+
         assert all(squeeze(line) in squeeze(log) for line in told)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from game.content.loader import load_setup
-from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.ui.actions import action_items
 from game.ui.match import Match

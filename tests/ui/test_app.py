@@ -112,7 +112,7 @@ async def test_a_tall_terminal_lists_every_scenario_and_a_small_one_scrolls(save
         app = make_app(save_dir)
         async with app.run_test(size=size) as pilot:
             await pilot.press("enter")
-            await wait_until(pilot, lambda: isinstance(app.screen, NewBattle))
+            await wait_until(pilot, lambda app=app: isinstance(app.screen, NewBattle))
             await pilot.pause()
             listing = app.screen.query_one("#scenarios")
             rows = listing.scrollable_content_region.height
@@ -254,7 +254,7 @@ async def test_a_big_map_opens_on_the_players_units(save_dir):
         async with app.run_test(size=(100, 30)) as pilot:
             await app.start_match(outskirts_match(computer_first))
             screen = next(s for s in app.screen_stack if isinstance(s, BattleScreen))
-            await wait_until(pilot, lambda: screen.started)
+            await wait_until(pilot, lambda screen=screen: screen.started)
             await pilot.pause()
             match = screen.match
             assert match.side_of(match.battle.session.occupant(screen.cursor)) == "alpha"

@@ -7,7 +7,6 @@ from html import unescape
 from pathlib import Path
 
 from game.content.loader import load_setup
-from game.core.engine import Battle
 from game.rulesets import new_battle
 from game.ui.app import SkirmishApp
 from game.ui.match import Match, Seat

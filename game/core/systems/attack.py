@@ -68,12 +68,14 @@ def plan_attack(session: Session, uid: str, target: str, mode_name: str | None, 
     if location not in session.rules.p.hit_locations:
         raise Illegal(f"No hit location {location!r}; choose {', '.join(session.rules.p.hit_locations)}.")
     if weapon.kind == "melee":
+        assert apos is not None, "an attacker stands on the map"
         if max(abs(tpos[0] - apos[0]), abs(tpos[1] - apos[1])) != 1:
             raise Illegal(f"{session.get(target, c.Unit).name} is out of reach: melee needs an adjacent target.")
     elif not unit_sees(session, uid, tpos):
         raise Illegal(f"{session.get(uid, c.Unit).name} has no line of sight to {session.get(target, c.Unit).name}.")
     rof = mode.rof
     if weapon.kind == "firearm":
+        assert held is not None, "a firearm is only ever a held weapon"
         if held.ammo <= 0:
             raise Illegal(f"The {weapon.name} is empty: reload first.")
         rof = min(rof, held.ammo)
@@ -109,6 +111,7 @@ def situation(session: Session, plan: AttackPlan, *, reaction: bool = False,
     on_the_run = "attack_on_the_run" if melee else "shot_on_the_run"
     running = (not reaction and session.rules.is_running(turn.move_ap, ap.per_turn)
                and on_the_run not in abilities)
+    assert apos is not None and tpos is not None, "both sides of an attack stand on the map"
     return AttackSituation(
         weapon=plan.weapon, mode=plan.mode, aim_level=plan.aim_level,
         stance=session.get(plan.attacker, c.Posture).stance, location=plan.location,

@@ -30,6 +30,7 @@ def plan_path(session: Session, uid: str, path: tuple[Square, ...]) -> list[int]
             raise Illegal(f"{step!r} is not a square.")
         if not session.grid.in_bounds(*step):
             raise Illegal(f"{step} is off the map.")
+        assert here is not None, "a unit that has the turn stands on the map"
         cost = session.grid.step_cost(here, step, session.rules.move_costs)
         if cost is None:
             what = session.grid.terrain_at(*step)
@@ -52,10 +53,11 @@ def plan_path(session: Session, uid: str, path: tuple[Square, ...]) -> list[int]
 def move(session: Session, cmd: Move) -> None:
     uid = cmd.unit
     costs = plan_path(session, uid, cmd.path)
-    ap, turn, pos = (session.get(uid, comp) for comp in (c.ActionPoints, c.TurnState, c.Position))
+    ap, turn = session.get(uid, c.ActionPoints), session.get(uid, c.TurnState)
+    pos = session.get(uid, c.Position)
     side = session.side_of(uid)
     rules = session.rules
-    for step, cost in zip(cmd.path, costs):
+    for step, cost in zip(cmd.path, costs, strict=True):
         if session.occupant(step) is not None:
             session.emit(MoveStopped(uid, (pos.x, pos.y), "blocked by a unit that was out of sight"),
                          (pos.x, pos.y), to=(side,))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import cast
 
 from game.core import components as c
 from game.core.commands import SetOverwatch
@@ -39,16 +40,18 @@ def set_overwatch(session: Session, cmd: SetOverwatch) -> None:
                       f"{name} has {ap.current}.")
     held_ap = ap.current - cost
     ap.current = 0
-    session.add(uid, c.Overwatch(tuple(cmd.toward), held_ap))
-    session.emit(OverwatchSet(uid, tuple(cmd.toward), cost, held_ap), session.position(uid),
+    toward = cast(Square, tuple(cmd.toward))   # a copy, should a caller have passed a list
+    session.add(uid, c.Overwatch(toward, held_ap))
+    session.emit(OverwatchSet(uid, toward, cost, held_ap), session.position(uid),
                  to=(session.side_of(uid),))
 
 
 def cone_squares(session: Session, uid: str) -> list[Square]:
     """Squares a watching unit covers (what a player sees drawn on the map)."""
     watch = session.get(uid, c.Overwatch)
-    view = session.grid.view(*session.position(uid), session.get(uid, c.Stats).sight)
     origin, degrees = session.position(uid), session.rules.p.overwatch.cone_degrees
+    assert origin is not None, "a watching unit is up, so on the map"
+    view = session.grid.view(*origin, session.get(uid, c.Stats).sight)
     h, w = view.mask.shape
     return [(view.ox + x, view.oy + y) for y in range(h) for x in range(w)
             if view.mask[y, x] and in_cone(origin, watch.target, (view.ox + x, view.oy + y), degrees)]
@@ -65,7 +68,9 @@ def react_to_move(session: Session, mover: str, square: Square) -> None:
         if session.side_of(uid) == side or not session.is_up(uid):
             continue
         watch = session.get(uid, c.Overwatch)
-        if not in_cone(session.position(uid), watch.target, square, degrees) or not unit_sees(session, uid, square):
+        origin = session.position(uid)
+        assert origin is not None, "a unit that is up stands on the map"
+        if not in_cone(origin, watch.target, square, degrees) or not unit_sees(session, uid, square):
             continue
         session.remove(uid, c.Overwatch)
         session.emit(OverwatchTriggered(uid, mover, square), session.position(uid), square,

@@ -101,6 +101,7 @@ def begin_turn(session: Session, uid: str) -> bool:
     why = session.rules.begin_turn(session, uid)
     if why is not None or not session.is_up(uid):
         if session.is_up(uid):
+            assert why is not None, "a unit that is up is only skipped for a reason"
             session.emit(TurnSkipped(uid, why), *session.where(uid), to=(side,))
         return False
     # Its side, and whoever sees it, learn its AP; the others only that it acts, out of sight.

@@ -118,7 +118,7 @@ def resolve(rules: D20Rules, data: Model, rolls: NamedRolls, library: Library) -
     report.step(f"{out.reason[0].upper()}{out.reason[1:]}: {'hit' if out.hit else 'miss'}.")
     if out.retaliation:
         report.step(f"{sit.reaction.title()}: {attacker.name} takes {out.retaliation} damage.")
-    for n, (faces, total) in enumerate(zip(out.damage_rolls, out.damage_rolled), 1):
+    for n, (faces, total) in enumerate(zip(out.damage_rolls, out.damage_rolled, strict=True), 1):
         report.step(f"Hit {n}: {_damage_text(rules, attacker, defender, weapon, sit, faces, out.critical)} "
                     f"= {total} {weapon.damage_type}.")
     if out.status:
@@ -154,7 +154,7 @@ def _result(out: Outcome, defender: Fighter) -> dict[str, Any]:
                          "state": out.state, "status": out.status, "status_turns": out.status_turns,
                          "armor_rating": defender.armor_rating - out.armor_loss},
             "hit_test": out.hit_test, "natural": out.natural, "critical": out.critical,
-            "reaction": None if out.reaction is None else dict(zip(("natural", "total", "stopped"), out.reaction)),
+            "reaction": None if out.reaction is None else dict(zip(("natural", "total", "stopped"), out.reaction, strict=True)),
             "retaliation": out.retaliation, "per_hit": list(out.damage_rolled)}
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -21,6 +21,7 @@ from game.core.dice import DiceCode
 
 Roll = Callable[[str, int, int], int]
 Style = Literal["melee", "finesse", "ranged", "magic"]
+_ALL_STYLES: tuple[Style, ...] = ("melee", "finesse", "ranged", "magic")
 
 
 class _P(BaseModel):
@@ -38,7 +39,7 @@ class AttackType(_P):
     multiple_hits: Literal["none", "burst", "clip"] = "none"
     subtract_awareness: bool = False
     no_reaction: bool = False
-    styles: list[Style] = Field(default_factory=lambda: ["melee", "finesse", "ranged", "magic"])
+    styles: list[Style] = Field(default_factory=lambda: list(_ALL_STYLES))
 
 
 class Reaction(_P):
@@ -168,8 +169,9 @@ class D20Rules:
         attr = self.p.initiative_attribute
         rolled = [(f, roll(f"initiative:{f.name}", 1, self.p.die) + f.attributes.get(attr, 0))
                   for f in fighters]
-        keys = {f.name: [total, f.attributes.get(attr, 0)] for f, total in rolled}
+        keys = {f.name: (total, f.attributes.get(attr, 0)) for f, total in rolled}
         groups: dict[tuple[int, ...], list[str]] = {}
+        key: tuple[int, ...]
         for name, key in keys.items():
             groups.setdefault(tuple(key), []).append(name)
         while any(len(names) > 1 for names in groups.values()):
@@ -316,7 +318,7 @@ class D20Rules:
         natural = roll("hit", 1, self.p.die)
         test = natural + sum(v for _, v in parts)
         hit, critical = self.hit_result(natural, test, defender.armor_rating, weapon.crit_range)
-        base = dict(natural=natural, hit_test=test, hit_parts=tuple(parts),
+        base: dict[str, Any] = dict(natural=natural, hit_test=test, hit_parts=tuple(parts),
                     armor_rating=defender.armor_rating, critical=critical,
                     damage_after=defender.damage, state=self.state_for(defender.damage, defender))
         if not hit:

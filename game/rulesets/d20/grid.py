@@ -28,7 +28,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from game.content.schema import FireMode, WeaponSpec
+from game.content.schema import FireMode, WeaponProfile, WeaponSpec
 from game.core import components as c
 from game.rulesets.tabletop.grid import GridRules
 from game.core.commands import ChangeStance
@@ -39,7 +39,7 @@ from game.core.session import Session
 from game.core.systems.attack import AttackPlan
 from game.core.systems.sight import unit_sees
 from game.core.systems.turns import check_victory
-from game.rulesets.d20.core import D20Rules, Fighter, Outcome, Situation, Weapon
+from game.rulesets.d20.core import D20Rules, Fighter, Outcome, Situation, Style, Weapon
 from game.rulesets.eclipse.core import roller_from
 from game.rulesets.d20.odds import d20_odds
 
@@ -94,7 +94,9 @@ class D20Grid(GridRules):
         armor = self.armor_profile(session, uid)
         loss = session.get(uid, c.Condition).armor_loss
         if armor is not None and armor.armor_rating:
-            name = session.armors[session.get(uid, c.Armor).armor].name
+            armor_id = session.get(uid, c.Armor).armor
+            assert armor_id is not None, "a unit with an armor profile wears armor"
+            name = session.armors[armor_id].name
             parts.append((name, armor.armor_rating))
             if loss:
                 parts.append(("armor worn", -min(loss, armor.armor_rating)))
@@ -108,18 +110,19 @@ class D20Grid(GridRules):
         intact = armor is not None and (armor.armor_rating <= 0 or loss < armor.armor_rating)
         resist, weak = tuple(profile.resistances), tuple(profile.weaknesses)
         if intact:
+            assert armor is not None, "intact armor is armor"
             resist += tuple(armor.resistances)
             weak += tuple(armor.weaknesses)
         return Fighter(
             name=session.get(uid, c.Unit).name, attributes=dict(stats.attributes),
             armor_rating=sum(v for _, v in self.armor_parts(session, uid)),
-            armored=intact and armor.armor_rating > loss, hp=health.max_hp,
+            armored=intact and armor is not None and armor.armor_rating > loss, hp=health.max_hp,
             damage=health.max_hp - health.hp, reactions=tuple(profile.reactions),
             resistances=resist, weaknesses=weak, size=profile.size,
             awareness=stats.skills.get("awareness", 0))
 
     @staticmethod
-    def style_of(weapon: WeaponSpec, profile: Any) -> str:
+    def style_of(weapon: WeaponSpec, profile: Any) -> Style:
         if profile is not None and profile.style:
             return profile.style
         return "melee" if weapon.kind == "melee" else "ranged"
@@ -200,6 +203,7 @@ class D20Grid(GridRules):
         """
         if self._initiative is None or uid not in self._initiative:
             self._roll_initiative(session)
+        assert self._initiative is not None, "_roll_initiative has just rolled it"
         return self._initiative[uid]
 
     def _roll_initiative(self, session: Session) -> None:
@@ -224,6 +228,7 @@ class D20Grid(GridRules):
         listed = {uid: index for index, (uid, _) in enumerate(session.units())}
 
         def key(uid: str) -> tuple:
+            assert self._initiative is not None, "checked above"
             check, ties = self._initiative[uid]
             return (-check.total, tuple(-t for t in ties), listed[uid])
         order = sorted(session.order, key=key)
@@ -350,6 +355,7 @@ class D20Grid(GridRules):
         """(dice, damage type) a riposte deals: the melee weapon in hand, or bare hands.
         CHOICE: with a firearm in hand a unit cannot riposte."""
         held = session.get(uid, c.Loadout).current
+        profile: dict | WeaponProfile | None
         if held is None:
             profile = self.t.unarmed.profile
             return (profile.get("damage", self.t.unarmed.damage),
@@ -374,7 +380,9 @@ class D20Grid(GridRules):
         why = self.can_react_now(session, target)
         if why:
             return [], why
-        if not unit_sees(session, target, session.position(plan.attacker)):
+        attacker_at = session.position(plan.attacker)
+        assert attacker_at is not None, "an attacker stands on the map"
+        if not unit_sees(session, target, attacker_at):
             return [], f"{defender.name} does not see the attack coming"
         usable = []
         for name in self.reaction_order():
@@ -499,6 +507,7 @@ class D20Grid(GridRules):
         self.weapon_for(plan)
         if plan.weapon.kind != "melee":
             apos, tpos = session.position(plan.attacker), session.position(plan.target)
+            assert apos is not None and tpos is not None, "both sides of an attack stand on the map"
             distance = session.grid.distance(apos, tpos)
             if distance > plan.weapon.range:
                 # CHOICE: "If an enemy is within range and within line of sight, you can make
@@ -545,7 +554,7 @@ class D20Grid(GridRules):
         plain = dataclasses.replace(defender, resistances=(), weaknesses=())
         bonus = DiceCode.parse(weapon.damage).bonus
         multiplier = self.core.p.attack_types[self.attack_type_of(plan)].damage_multiplier
-        for faces, taken in zip(out.damage_rolls, out.damage_rolled):
+        for faces, taken in zip(out.damage_rolls, out.damage_rolled, strict=True):
             raw = self.core.damage_total(sum(faces) + bonus, attacker, weapon, plain,
                                          out.critical, multiplier)
             self.damage(session, target, plan.attacker, faces, raw, max(0, raw - taken), taken,
@@ -684,7 +693,7 @@ class D20Grid(GridRules):
         if out.hits > 1:
             text += f"; {out.hits} hits"
         rolled = ", ".join(f"{'+'.join(map(str, faces))} -> {total}"
-                           for faces, total in zip(out.damage_rolls, out.damage_rolled))
+                           for faces, total in zip(out.damage_rolls, out.damage_rolled, strict=True))
         text += f"; damage {rolled}"
         if out.status:
             text += f"; {defender.name} is {out.status} for {out.status_turns} turns"

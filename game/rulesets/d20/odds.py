@@ -39,7 +39,7 @@ def d20_odds(rules: D20Rules, attacker: Fighter, defender: Fighter, weapon: Weap
     dice = code_dist(code)
     parts = []
     for (hits, critical), weight in groups.items():
-        one = remap(dice, lambda t, c=critical: rules.damage_total(t, attacker, weapon, defender, c,
+        one = remap(dice, lambda t, c=critical: rules.damage_total(t, attacker, weapon, defender, c,  # type: ignore[misc]  # mypy infers no lambda with a default
                                                                    kind.damage_multiplier))
         parts.append((weight, power(one, hits)))
     p_hit = sum(groups.values())

@@ -117,6 +117,7 @@ def resolve(rules: EclipseRules, data: Model, rolls: NamedRolls, library: Librar
         report.step(f"Defense: {defender.name} cannot defend (surprised or incapacitated).")
     else:
         how = "full defense, " if sit.full_defense else ""
+        assert out.defense_test is not None, "a defense rolled has its test"
         report.step(f"Defense ({how}{out.defense.modifiers[0][0].split(' ')[0]}): {_target(out.defense)}; "
                     f"{_test(out.defense_test, eclipse2)}.")
     report.step(f"{out.reason[0].upper()}{out.reason[1:]}: {'hit' if out.hit else 'miss'}.")

@@ -332,8 +332,9 @@ def defenses_beaten(rules: EclipseRules, d_tests: list[D100 | None]) -> Callable
     criticals (where a critical wins) and by rolls (a higher roll wins)."""
     if any(d is None for d in d_tests):
         return lambda attack: len(d_tests)
-    failed = sum(1 for d in d_tests if not d.success)
-    rolls = {crit: sorted(d.roll for d in d_tests if d.success and d.critical == crit)
+    tests = [d for d in d_tests if d is not None]      # every one of them, as just checked
+    failed = sum(1 for d in tests if not d.success)
+    rolls = {crit: sorted(d.roll for d in tests if d.success and d.critical == crit)
              for crit in (False, True)}
     criticals_win = rules.p.critical_wins_opposed
 
@@ -370,7 +371,7 @@ def attack_odds(rules: EclipseRules, attacker: Fighter, defender: Fighter, weapo
     damage: Dist = {0: 1.0 - p_hit}
     for plan, weight in plans.items():
         dice = convolve_all(code_dist(DiceCode(c.count, c.sides)) for _, c in plan.dice)
-        through = remap(dice, lambda t, plan=plan: rules.damage_from(plan, t, defender, weapon)[2])
+        through = remap(dice, lambda t, plan=plan: rules.damage_from(plan, t, defender, weapon)[2])  # type: ignore[misc]  # mypy infers no lambda with a default
         damage = mix([(1.0, damage), (weight, through)])
     wounds = remap(damage, lambda d: rules.wounds_from(d, defender.wound_threshold))
     states = states_of(damage, lambda d: rules.state_for(defender.damage + d, defender))

@@ -9,7 +9,7 @@ damage is a wound (-10 to every test) and calls for a knockdown check.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from game.content.schema import WeaponSpec
 from game.core import components as c
@@ -18,7 +18,7 @@ from game.core.events import Check, StanceChanged, StatusChanged
 from game.core.illegal import Illegal
 from game.rulesets.eclipse.first import Eclipse1Rules
 from game.rulesets.eclipse.second import Eclipse2Rules
-from game.rulesets.eclipse.core import D100, Fighter, Situation, Weapon, attack_odds, roller_from
+from game.rulesets.eclipse.core import D100, Defense, Fighter, Situation, Weapon, attack_odds, roller_from
 from game.core.odds import mean
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ class EclipseGrid(GridRules):
         mods += self.cover_names(session, plan)
         up = session.is_up(target)
         aware = self._sees(session, target, attacker)
-        defense = "fray"
+        defense: Defense = "fray"
         if not up or not aware:
             defense = "none"                     # incapacitated, or surprised by an unseen attacker
         elif weapon.kind == "melee":
@@ -75,7 +75,9 @@ class EclipseGrid(GridRules):
     @staticmethod
     def _sees(session: Session, uid: str, other: str) -> bool:
         """Whether `uid`'s side can see `other` (a defender that cannot is surprised)."""
-        return session.sees(session.side_of(uid), session.position(other))
+        square = session.position(other)
+        assert square is not None, "an attacker stands on the map"
+        return session.sees(session.side_of(uid), square)
 
     def _melee_skill(self, session: Session, uid: str) -> str:
         """The melee skill a defender blocks with: the best it has among its weapons' skills."""
@@ -88,11 +90,11 @@ class EclipseGrid(GridRules):
         known = [s for s in candidates if s and s in skills]
         return max(known, key=lambda s: skills[s], default="melee")
 
-    def _melee_defense(self, session: Session, uid: str, weapon: Weapon) -> str:
+    def _melee_defense(self, session: Session, uid: str, weapon: Weapon) -> Defense:
         """Fray or a melee skill: the unit's standing choice, or the better of the two."""
         standing = session.get(uid, c.Condition).standing
         if standing in ("fray", "melee"):
-            return standing
+            return cast(Defense, standing)
         fighter = self.fighter(session, uid)
         fray = self.core.skill(fighter, "fray")[1]
         melee = self.core.skill(fighter, self._melee_skill(session, uid))[1]
@@ -171,7 +173,7 @@ class EclipseGrid(GridRules):
         a_label, a_base, a_mods = self.core.attack_target(attacker, weapon, sit)
         a_target = a_base + sum(v for _, v in a_mods)
         if sit.defense == "none":
-            defense = (("cannot defend", 0),)
+            defense: tuple[tuple[str, int], ...] = (("cannot defend", 0),)
             how = f"d100 under {a_target} hits: the defender cannot defend"
         else:
             d_label, d_base, d_mods = self.core.defense_target(defender, weapon, sit)

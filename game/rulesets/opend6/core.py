@@ -295,7 +295,7 @@ class OpenD6Rules:
         """Point blank (0-3 m), short, medium, long by the weapon's three range values."""
         if meters <= 3:
             return "point_blank"
-        for band, limit in zip(("short", "medium", "long"), ranges):
+        for band, limit in zip(("short", "medium", "long"), ranges, strict=True):
             if meters <= limit:
                 return band
         return None

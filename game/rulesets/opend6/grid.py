@@ -16,7 +16,7 @@ Numbers: the `params` (the core's) and `tactical` blocks of content/rulesets/ope
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from game.content.schema import WeaponSpec
 from game.core import components as c
@@ -26,7 +26,8 @@ from game.core.illegal import Illegal
 from game.rulesets.eclipse.core import roller_from
 from game.core.odds import mean
 from game.rulesets.opend6.odds import opend6_odds
-from game.rulesets.opend6.core import D6Code, D6Roll, Fighter, OpenD6Rules, Outcome, Situation, Weapon
+from game.rulesets.opend6.core import (D6Code, D6Roll, DefenseChoice, Fighter, OpenD6Rules, Outcome,
+                                       Situation, Weapon)
 
 if TYPE_CHECKING:
     from game.core.events import AttackResolved
@@ -123,7 +124,7 @@ class OpenD6Grid(GridRules):
         return why
 
     @property
-    def max_actions(self) -> int:
+    def max_actions(self) -> int:  # type: ignore[override]  # read-only here: the ruleset's numbers say
         """The most actions a unit may declare in a turn."""
         return self.t.max_actions or self.t.actions
 
@@ -155,7 +156,8 @@ class OpenD6Grid(GridRules):
         if profile.ranges is not None:
             return tuple(profile.ranges)
         far = weapon.range * self.t.square_meters
-        return tuple(max(1, round(far * share)) for share in FALLBACK_SHARES)
+        short, medium, long = (max(1, round(far * share)) for share in FALLBACK_SHARES)
+        return short, medium, long
 
     def band(self, session: Session, plan: AttackPlan, profile: Any) -> str:
         """The range band; melee is point blank. Illegal beyond a ranged weapon's long range."""
@@ -326,7 +328,7 @@ class OpenD6Grid(GridRules):
     def defense_roll(self, session: Session, uid: str, kind: str) -> D6Roll:
         """The defense skill (dodge for full defense) less this round's action and wound dice."""
         skill_kind = "dodge" if kind == "full" else kind
-        sit = Situation(defense=skill_kind, defense_actions=self.declared(session, uid))
+        sit = Situation(defense=cast(DefenseChoice, skill_kind), defense_actions=self.declared(session, uid))
         code = self.core.defense_code(self.fighter(session, uid), sit)
         return self.core.roll_code("defense", code, roller_from(session.dice))
 

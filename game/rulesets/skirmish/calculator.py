@@ -86,10 +86,11 @@ class Unit:
         abilities = {**(base.abilities if base else {}), **data.abilities}
         self.combatant = Combatant(attrs, skills, abilities, data.morale_modifier)
         armor = data.armor if data.armor is not None else (base.armor if base else None)
+        self.resist: dict[str, int]
         if isinstance(armor, str):
             if armor not in library.armor:
                 raise Invalid((where, "armor"), f"unknown armor {armor!r}")
-            self.armor_name, self.resist = library.armor[armor].name, dict(library.armor[armor].resist)
+            self.armor_name, self.resist = library.armor[armor].name, dict(library.armor[armor].resist.items())
         else:
             self.armor_name, self.resist = "armor", dict(armor or {})
 
@@ -148,6 +149,7 @@ def resolve(rules: SkirmishRules, data: Model, rolls: NamedRolls, library: Libra
     dice = NamedDice(rolls)
     if sit is None:
         return _blast(rules, data, weapon, defender, dice)
+    assert attacker is not None and mode is not None, "_setup gives both with a situation"
     report = Report(data.title or f"{attacker.name} attacks {defender.name} with the {weapon.name} ({mode.name})")
     with dice.named("attack"):
         attack = rules.attack_check(attacker.combatant, sit, dice)
@@ -225,6 +227,7 @@ def odds(rules: SkirmishRules, data: Model, library: Library) -> Report:
         result = AttackOdds(1.0, (0.0, 1.0), damage, states_of(damage, lambda d: state(defender.hp - d)))
         return odds_report(data.title or f"The {weapon.name} at ring {ring}: {defender.name}",
                            result, {"odds_of": "blast"})
+    assert attacker is not None and mode is not None, "_setup gives both with a situation"
     a_mod = rules.static_modifier(weapon.skill, attacker.combatant, rules.attack_modifiers(sit))
     d_skill = rules.defense_skill(defender.combatant, sit)
     extra = [] if sit.melee else [("cover", rules.p.cover_dodge_bonus[sit.cover])]

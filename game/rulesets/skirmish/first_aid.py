@@ -9,6 +9,7 @@ from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems.health import set_state
 from game.core.systems.loadout import pay
+from game.rulesets.skirmish.rules import rules_of
 
 
 def revive(session: Session, cmd: Revive) -> None:
@@ -20,12 +21,13 @@ def revive(session: Session, cmd: Revive) -> None:
     if health.state not in ("unconscious", "dying"):
         raise Illegal(f"{name} is {'dead' if health.state == 'dead' else 'not down'}.")
     here, there = session.position(uid), session.position(target)
+    assert here is not None and there is not None, "a healer and a unit down stand on the map"
     if max(abs(here[0] - there[0]), abs(here[1] - there[1])) != 1:
         raise Illegal(f"{name} is not next to {session.get(uid, c.Unit).name}.")
     p = session.rules.p.revive
     pay(session, uid, p.ap, "A Heal check")
     stage, difficulty = next_check(session, target)
-    check = session.rules.skill_check("heal", session.combatant(uid), session.dice)
+    check = rules_of(session).skill_check("heal", session.combatant(uid), session.dice)
     success = check.total >= difficulty
     session.emit(HealAttempted(uid, target, stage, check, difficulty, success, p.ap), here, there,
                  to=(session.side_of(uid),))
@@ -53,7 +55,7 @@ def next_check(session: Session, target: str) -> tuple[str, int]:
 def heal_odds(session: Session, uid: str, target: str) -> tuple[float, str]:
     """The chance that `uid`'s next Heal check on `target` succeeds, and its stage."""
     stage, difficulty = next_check(session, target)
-    rules = session.rules
+    rules = rules_of(session)
     mod = rules.static_modifier("heal", session.combatant(uid), [])
     faces = sum(1 for face in range(1, rules.p.die + 1) if face + mod >= difficulty)
     return faces / rules.p.die, stage

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import cast
 
 from game.core import components as c
 from game.core.commands import Throw
@@ -15,12 +16,13 @@ from game.core.session import Session
 from game.core.systems.health import apply_damage
 from game.core.systems.sight import unit_sees
 from game.core.ruleset import DamageRoll
+from game.rulesets.skirmish.rules import rules_of
 
 Square = tuple[int, int]
 
 
 def throw(session: Session, cmd: Throw) -> None:
-    uid, at = cmd.unit, tuple(cmd.at)
+    uid, at = cmd.unit, cast(Square, tuple(cmd.at))   # a copy, should a caller pass a list
     name = session.get(uid, c.Unit).name
     loadout = session.get(uid, c.Loadout)
     if loadout.grenades.get(cmd.grenade, 0) <= 0 or cmd.grenade not in session.weapons:
@@ -29,6 +31,7 @@ def throw(session: Session, cmd: Throw) -> None:
     pos = session.position(uid)
     if not session.grid.in_bounds(*at) or not unit_sees(session, uid, at):
         raise Illegal(f"{name} cannot see {at} to throw at it.")
+    assert pos is not None, "a unit that has the turn stands on the map"
     distance = session.grid.distance(pos, at)
     if distance > grenade.range:
         raise Illegal(f"{at} is {distance} squares away; {name} can throw the {grenade.name} "
@@ -43,7 +46,7 @@ def throw(session: Session, cmd: Throw) -> None:
     session.records[session.side_of(uid)].shots += 1
     who = session.combatant(uid)
     untrained = who.skills.get("demolitions", 0) == 0
-    check = session.rules.skill_check("demolitions", who, session.dice, half_attribute=untrained)
+    check = rules_of(session).skill_check("demolitions", who, session.dice, half_attribute=untrained)
     difficulty = math.ceil(distance * session.rules.p.square_meters)
     landed, scatter_roll, scatter = at, None, 0
     if check.total < difficulty:
@@ -125,7 +128,7 @@ def throw_outcomes(session: Session, uid: str, grenade_id: str, at: Square,
                    squares: list[Square]) -> list[tuple[float, dict[Square, str]]]:
     """For a throw by `uid` at `at`: each square it may land on, its chance, and the dice that
     reach each of `squares` caught in the blast. Rolls nothing."""
-    rules = session.rules
+    rules = rules_of(session)
     p = rules.p.grenade
     who = session.combatant(uid)
     untrained = who.skills.get("demolitions", 0) == 0

@@ -80,7 +80,9 @@ class SkirmishGrid(SkirmishRules):
         ammo = 0
         if plan.weapon.kind == "firearm":
             ammo = plan.rof
-            session.get(uid, c.Loadout).current.ammo -= ammo
+            held = session.get(uid, c.Loadout).current
+            assert held is not None, "a firearm is only ever a held weapon"
+            held.ammo -= ammo
         if plan.weapon.kind == "melee":
             turn.aim_level = 0
         record = session.records[session.side_of(uid)]

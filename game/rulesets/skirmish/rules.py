@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from game.content.schema import RulesetSpec, WeaponSpec
 from game.core.dice import Dice, DiceCode
@@ -16,6 +17,9 @@ from game.core.events import Check
 from game.core.ruleset import AttackSituation, Combatant, DamageRoll, Ruleset
 from game.core.grid import MoveCosts
 from game.rulesets.skirmish.params import SkirmishParams
+
+if TYPE_CHECKING:
+    from game.core.session import Session
 
 
 class SkirmishRules(Ruleset):
@@ -202,3 +206,10 @@ def _sum_distribution(count: int, sides: int) -> dict[int, float]:
                 nxt[total + face] = nxt.get(total + face, 0.0) + p / sides
         dist = nxt
     return dist
+
+
+def rules_of(session: Session) -> SkirmishRules:
+    """The battle's ruleset, for the skirmish actions: only its battles have them."""
+    rules = session.rules
+    assert isinstance(rules, SkirmishRules), "a skirmish action in a battle of other rules"
+    return rules

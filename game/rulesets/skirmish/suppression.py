@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from game.core import components as c
 from game.core.commands import Suppress
 from game.core.events import Check, StanceChanged, SuppressionDodged, SuppressionFired, SuppressionTested
@@ -11,6 +13,7 @@ from game.core.systems.attack import ready_firearm
 from game.core.systems.health import apply_damage
 from game.core.systems.sight import unit_sees
 from game.core.ruleset import AttackSituation
+from game.rulesets.skirmish.rules import rules_of
 
 Square = tuple[int, int]
 
@@ -22,7 +25,7 @@ def diameter_for(session: Session, uid: str) -> int:
 
 
 def suppress(session: Session, cmd: Suppress) -> None:
-    uid, at = cmd.unit, tuple(cmd.at)
+    uid, at = cmd.unit, cast(Square, tuple(cmd.at))   # a copy, should a caller pass a list
     name = session.get(uid, c.Unit).name
     held = ready_firearm(session, uid, "suppressive_fire", "Suppressive Fire",
                          "lay down suppressive fire")
@@ -36,6 +39,7 @@ def suppress(session: Session, cmd: Suppress) -> None:
     mode = max(weapon.modes, key=lambda m: m.rof)
     ammo = min(mode.rof, held.ammo)
     pos = session.position(uid)
+    assert pos is not None, "a unit that has the turn stands on the map"
     turn = session.get(uid, c.TurnState)
     sit = AttackSituation(weapon=weapon, mode=mode, aim_level=0,
                           stance=session.get(uid, c.Posture).stance, location="torso",
@@ -45,7 +49,7 @@ def suppress(session: Session, cmd: Suppress) -> None:
                           melee=False, suppression=True)
     ap.current = 0
     held.ammo -= ammo
-    attack = session.rules.attack_check(session.combatant(uid), sit, session.dice)
+    attack = rules_of(session).attack_check(session.combatant(uid), sit, session.dice)
     area = session.grid.disc(at, diameter)
     session.emit(SuppressionFired(uid, at, diameter, attack, ammo, ap.per_turn), pos, *area)
     session.records[session.side_of(uid)].shots += 1
@@ -59,17 +63,19 @@ def suppress(session: Session, cmd: Suppress) -> None:
 
 def pin(session: Session, uid: str, target: str, attack: Check, weapon_id: str) -> None:
     weapon = session.weapons[weapon_id]
-    cover = session.grid.cover_against(session.position(target), session.position(uid))
-    dodge = session.rules.skill_check("dodge", session.combatant(target), session.dice,
-                                      [("cover", session.rules.p.cover_dodge_bonus[cover])])
+    there, here = session.position(target), session.position(uid)
+    assert there is not None and here is not None, "both stand on the map"
+    cover = session.grid.cover_against(there, here)
+    dodge = rules_of(session).skill_check("dodge", session.combatant(target), session.dice,
+                                          [("cover", session.rules.p.cover_dodge_bonus[cover])])
     hit = attack.total > dodge.total
     square = session.position(target)
     session.emit(SuppressionDodged(target, uid, dodge, hit), square,
                  to=(session.side_of(uid), session.side_of(target)))
     if hit:
         session.records[session.side_of(uid)].hits += 1
-        roll = session.rules.damage(weapon.damage, weapon.damage_type, "torso",
-                                    session.get(target, c.Armor).resist, session.dice)
+        roll = rules_of(session).damage(weapon.damage, weapon.damage_type, "torso",
+                                        session.get(target, c.Armor).resist, session.dice)
         apply_damage(session, target, uid, roll, weapon.damage_type)
     if not session.is_up(target):
         return
@@ -84,16 +90,18 @@ def try_break(session: Session, uid: str) -> None:
     """Willpower against the suppressor's Aim roll, then Dodge against the fire."""
     pinned = session.get(uid, c.Suppressed)
     who = session.combatant(uid)
-    willpower = session.rules.skill_check("willpower", who, session.dice)
+    willpower = rules_of(session).skill_check("willpower", who, session.dice)
     dodge = None
     broken = False
     if willpower.total >= pinned.attack_total:
         cover = "none"
         by_pos = session.position(pinned.by)
         if by_pos is not None:
-            cover = session.grid.cover_against(session.position(uid), by_pos)
-        dodge = session.rules.skill_check("dodge", who, session.dice,
-                                          [("cover", session.rules.p.cover_dodge_bonus[cover])])
+            here = session.position(uid)
+            assert here is not None, "a pinned unit trying to break free stands on the map"
+            cover = session.grid.cover_against(here, by_pos)
+        dodge = rules_of(session).skill_check("dodge", who, session.dice,
+                                              [("cover", session.rules.p.cover_dodge_bonus[cover])])
         broken = dodge.total >= pinned.attack_total
     session.emit(SuppressionTested(uid, pinned.by, willpower, dodge, pinned.attack_total, broken),
                  session.position(uid), to=(session.side_of(uid), session.side_of(pinned.by)))
@@ -101,7 +109,7 @@ def try_break(session: Session, uid: str) -> None:
         session.remove(uid, c.Suppressed)
     elif dodge is not None:
         weapon = session.weapons[pinned.weapon]
-        roll = session.rules.damage(weapon.damage, weapon.damage_type, "torso",
-                                    session.get(uid, c.Armor).resist, session.dice)
+        roll = rules_of(session).damage(weapon.damage, weapon.damage_type, "torso",
+                                        session.get(uid, c.Armor).resist, session.dice)
         apply_damage(session, uid, pinned.by, roll, weapon.damage_type)
 

@@ -346,7 +346,9 @@ class GridRules(Ruleset):
     def spend_ammo(self, session: Session, plan: AttackPlan) -> int:
         if plan.weapon.kind != "firearm":
             return 0
-        session.get(plan.attacker, c.Loadout).current.ammo -= plan.rof
+        held = session.get(plan.attacker, c.Loadout).current
+        assert held is not None, "a firearm is only ever a held weapon"
+        held.ammo -= plan.rof
         return plan.rof
 
     def record(self, session: Session, plan: AttackPlan, hit: bool) -> None:
@@ -382,6 +384,7 @@ class GridRules(Ruleset):
         if plan.weapon.kind == "melee":
             return []
         apos, tpos = session.position(plan.attacker), session.position(plan.target)
+        assert apos is not None and tpos is not None, "both sides of an attack stand on the map"
         names = []
         cover = session.grid.cover_against(tpos, apos)
         if cover in self.t.cover_modifiers:
@@ -403,4 +406,5 @@ class GridRules(Ruleset):
 
     def range_meters(self, session: Session, plan: AttackPlan) -> float:
         apos, tpos = session.position(plan.attacker), session.position(plan.target)
+        assert apos is not None and tpos is not None, "both sides of an attack stand on the map"
         return session.grid.distance(apos, tpos) * self.t.square_meters

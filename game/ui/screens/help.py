@@ -38,7 +38,7 @@ F1 or ?  this help   q  leave the battle   Ctrl+Q  quit"""
 def legend() -> Text:
     text = Text()
     text.append("Sides: ")
-    for letter, color in zip(SIDE_LETTERS, SIDE_COLORS):
+    for letter, color in zip(SIDE_LETTERS, SIDE_COLORS, strict=True):
         text.append(f" {letter} ", style=f"bold {color}")
     text.append("  (each side has its own letter and colour)\n")
     text.append("A  standing (upper case)    a  crouched (lower case)    ")
