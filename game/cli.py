@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "sim":
             return _sim(args)
         if args.command == "resolve":
-            from game.resolve import main_resolve
+            from game.resolve.main import main_resolve
             code, text = main_resolve(args.file, as_json=args.json, odds=args.odds)
             print(text, file=sys.stdout if code == 0 else sys.stderr)
             return code

@@ -13,10 +13,9 @@ from pydantic import ValidationError
 
 from game.content.problems import Problem, from_validation, suggest, unique
 from game.content.schema import MapSpec, RulesetSpec, ScenarioSpec, UnitSpec
-from game.rulesets import RULESETS, params_model
+from game.rulesets import RULESETS, file_blocks, needs_profiles
 
 INLINE_KINDS = (("weapons", "weapon"), ("armor", "armor"), ("units", "unit"), ("squads", "squad"))
-SKIRMISH = "skirmish"
 """The engine whose unit stats are the unit's own `attributes` and `skills`; every other engine
 reads them from the unit's `rules: {engine: {...}}` block."""
 
@@ -32,12 +31,12 @@ def _engines(library: Library) -> set[str]:
 def check_rules_keys(library: Library, kind: str, ident: str) -> list[Problem]:
     """A `rules:` block is keyed by the engine of a known ruleset, never by skirmish."""
     spec, origin = library.table(kind)[ident], library.origins[(kind, ident)]
-    engines = _engines(library) - {SKIRMISH}
+    engines = {engine for engine in _engines(library) if needs_profiles(engine)}
     problems = []
     for engine in spec.rules:
-        if engine == SKIRMISH:
-            message = ("skirmish stats are the item's own keys (attributes, skills, damage, "
-                       "resist ...): remove rules: {skirmish: ...}")
+        if not needs_profiles(engine):
+            message = (f"{engine} stats are the item's own keys (attributes, skills, damage, "
+                       f"resist ...): remove rules: {{{engine}: ...}}")
         elif engine in engines:
             continue
         else:
@@ -166,7 +165,7 @@ def _stats(
     With `override`, the scenario is being loaded under a ruleset other than its own: each
     message says so, naming the scenario, the ruleset and the unit.
     """
-    if ruleset.engine == SKIRMISH:
+    if not needs_profiles(ruleset.engine):
         return _skirmish_stats(scope, scenario, ruleset, override=override)
     return _profile_stats(scope, scenario, ruleset, override=override)
 
@@ -400,23 +399,20 @@ def playable_rulesets(library: Library, scenario_id: str) -> list[str]:
 
 
 def check_rulesets(library: Library) -> list[Problem]:
-    """Each playable ruleset's `params` against its engine's own model, and the `tactical`
-    block (its turn on the grid) of every engine but skirmish."""
-    from game.rulesets.tabletop.params import TacticalParams
+    """Each playable ruleset's blocks (`params`, and `tactical` for a turn priced in actions)
+    against the models its engine's ruleset gives (game.rulesets.file_blocks)."""
     problems: list[Problem] = []
     for ruleset_id, spec in library.rulesets.items():
-        model = params_model(spec.engine)
-        if model is None:
-            continue
         origin = library.origins[("ruleset", ruleset_id)]
-        blocks = [("params", model, spec.params)]
-        if spec.engine != SKIRMISH:
-            if not spec.tactical:
+        blocks = []
+        for key, block_model in file_blocks(spec.engine).items():
+            data = {"params": spec.params, "tactical": spec.tactical}.get(key, {})
+            if key == "tactical" and not data:
                 problems.append(library.problem(origin, ("engine",), (
                     "a ruleset played on the grid needs a `tactical:` block: what its turn buys "
                     "(see docs/RULESETS.md)")))
-            else:
-                blocks.append(("tactical", TacticalParams, spec.tactical))
+                continue
+            blocks.append((key, block_model, data))
         for key, block_model, data in blocks:
             try:
                 block_model.model_validate(data)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import BaseModel
 
 from game.content.schema import FireMode, RulesetSpec, UnitSpec, WeaponSpec
 from game.core import components as c
@@ -104,6 +106,14 @@ class Ruleset:
     """
 
     name = "neutral"
+    # The models of the ruleset file's blocks (see `file_blocks`); None: no `params` block.
+    Params: ClassVar[type[BaseModel] | None] = None
+    # Whether units and weapons need a `rules: {engine: ...}` block (their numbers under this
+    # ruleset), or are played with their own stats.
+    profiles: ClassVar[bool] = False
+    # The ruleset's side of the referee's calculator (game/resolve): a module with `Model`,
+    # `rules_for`, `resolve` and `odds`; None where it has none.
+    calculator: ClassVar[Any] = None
     spec: RulesetSpec
     p: Any = EngineNumbers()
     move_costs = MoveCosts(1, 1, 0, False)
@@ -119,6 +129,12 @@ class Ruleset:
 
     def __init__(self, spec: RulesetSpec) -> None:
         self.spec = spec
+
+    @classmethod
+    def file_blocks(cls) -> dict[str, type[BaseModel]]:
+        """The blocks of a ruleset file this ruleset reads, each with the model that checks it
+        when content is loaded."""
+        return {"params": cls.Params} if cls.Params is not None else {}
 
     def actions(self) -> dict[type, Callable[[Session, Any], None]]:
         """Systems for the ruleset's own commands (Throw, Suppress, Revive...), by type."""

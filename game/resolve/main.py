@@ -16,10 +16,7 @@ from pydantic import BaseModel, ValidationError
 from game.content.loader import ContentError, Library, load_library
 from game.content.problems import Problem, from_validation, suggest
 from game.content.yaml_marks import Document, read_document
-from game.rulesets.d20 import calculator as d20_side
-from game.rulesets.eclipse import calculator as eclipse_side
-from game.rulesets.opend6 import calculator as opend6_side
-from game.rulesets.skirmish import calculator as skirmish_side
+from game.rulesets import RULESETS
 from game.resolve.inputs import Header, Invalid
 from game.resolve.report import Report
 from game.resolve.rolls import NamedRolls, RollError
@@ -37,10 +34,10 @@ class Side(Protocol):
     def odds(self, ruleset: Any, data: Any, library: Library) -> Report: ...
 
 
-SIDES: dict[str, Any] = {
-    "skirmish": skirmish_side, "eclipse2": eclipse_side, "eclipse1": eclipse_side,
-    "opend6": opend6_side, "d20": d20_side,
-}
+def _side(engine: str) -> Any:
+    """The calculator side of the ruleset that plays `engine`, or None."""
+    cls = RULESETS.get(engine)
+    return cls.calculator if cls is not None else None
 
 
 def main_resolve(path: str, *, as_json: bool, odds: bool) -> tuple[int, str]:
@@ -71,10 +68,10 @@ def _run(path: Path, odds: bool) -> Report:
     header = _validate(Header, _only(doc.data, Header), doc)
     library = _library()
     ruleset = library.rulesets.get(header.ruleset)
-    if ruleset is None or ruleset.engine not in SIDES:
-        known = ", ".join(sorted(r for r, s in library.rulesets.items() if s.engine in SIDES))
+    if ruleset is None or _side(ruleset.engine) is None:
+        known = ", ".join(sorted(r for r, s in library.rulesets.items() if _side(s.engine) is not None))
         raise _Failed([_at(doc, ("ruleset",), f"unknown ruleset {header.ruleset!r}; known: {known}")])
-    side = SIDES[ruleset.engine]
+    side = _side(ruleset.engine)
     data = _validate(side.Model, doc.data, doc)
     seed = header.seed if header.seed is not None else random.SystemRandom().randrange(2**31)
     rolls = NamedRolls(header.fixed_rolls(), seed)

@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+
 from game.content.schema import BattleSetup, RulesetSpec
 from game.core.dice import Dice
 from game.core.engine import Battle
@@ -36,10 +37,18 @@ def ruleset_class(engine: str) -> type[Ruleset] | None:
     return RULESETS.get(engine)
 
 
-def params_model(engine: str) -> type[BaseModel] | None:
-    """The model a ruleset file's `params` must satisfy, or None for an engine not played yet."""
-    cls = ruleset_class(engine)
-    return getattr(cls, "Params", None) if cls else None
+def file_blocks(engine: str) -> dict[str, type[BaseModel]]:
+    """The blocks a ruleset file of `engine` must have checked, with their models; {} for an
+    engine no ruleset plays."""
+    cls = RULESETS.get(engine)
+    return cls.file_blocks() if cls is not None else {}
+
+
+def needs_profiles(engine: str) -> bool:
+    """Whether units and weapons need a `rules: {engine: ...}` block to be played under
+    `engine` (an engine no ruleset plays: as the tabletop rulesets do)."""
+    cls = RULESETS.get(engine)
+    return cls.profiles if cls is not None else True
 
 
 def find_ruleset(spec: RulesetSpec) -> Ruleset:
@@ -60,5 +69,5 @@ def load_battle(state: dict[str, Any]) -> Battle:
     return Battle.from_state(state, find_ruleset)
 
 
-__all__ = ["RULESETS", "UnknownRuleset", "find_ruleset", "load_battle", "new_battle", "params_model",
+__all__ = ["RULESETS", "UnknownRuleset", "find_ruleset", "load_battle", "new_battle", "file_blocks", "needs_profiles",
            "ruleset_class"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from game.resolve import main_resolve
+from game.resolve.main import main_resolve
 
 ECLIPSE = """\
 ruleset: eclipse2

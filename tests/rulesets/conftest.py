@@ -10,7 +10,7 @@ from game.content.loader import Library, load_library, load_setup
 from game.content.schema import BattleSetup
 from game.rulesets import RULESETS
 from tests.rulesets.coin import RULESET_FILE, CoinRuleset
-from tests.rulesets.helpers import SCENARIO, under
+from tests.rulesets.helpers import SCENARIO
 
 
 @pytest.fixture
@@ -29,7 +29,7 @@ def coin_library(coin) -> Library:
 @pytest.fixture
 def coin_setup(coin_library: Library) -> BattleSetup:
     """The bundled `alley` scenario under the coin ruleset."""
-    return under(load_setup(SCENARIO, coin_library), coin_library, "coin")
+    return load_setup(SCENARIO, coin_library, ruleset="coin")
 
 
 @pytest.fixture

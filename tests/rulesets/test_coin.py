@@ -1,7 +1,8 @@
 """The coin ruleset, written only under tests/rulesets, plays bundled scenarios headless through
 the same registry as the bundled rulesets: computer players, replays, saves and exact odds.
 
-The xfail tests name what in game/ still keeps a new ruleset from being one package alone.
+The last tests load it the way every ruleset is loaded: its file checked by its own models,
+the bundled scenarios playable under it, the new-battle screen offering it.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from game.rulesets import RULESETS, UnknownRuleset, find_ruleset, load_battle, n
 from game.saves import read_save, write_save
 from game.sim import play
 from tests.rulesets.coin import RULESET_FILE, CoinParams, CoinRuleset
-from tests.rulesets.helpers import SCENARIO, under
+from tests.rulesets.helpers import SCENARIO
 
 DUEL = Path(__file__).parents[1] / "ui" / "data" / "duel.yaml"     # two units in sight
 
@@ -52,10 +53,10 @@ def test_the_registry_makes_the_coin_ruleset_from_its_file(coin_library):
                                       overwatch_cone=90)
 
 
-def test_the_coin_ruleset_needs_only_the_interface_and_one_method_more():
-    """Besides Ruleset's hooks it defines only morale_modifier (see the xfail test below)."""
+def test_the_coin_ruleset_needs_only_the_interface():
+    """It defines nothing beyond Ruleset's hooks (and its own helpers' data)."""
     own = {name for name in vars(CoinRuleset) if not name.startswith("__")}
-    assert own - set(dir(Ruleset)) == {"morale_modifier"}
+    assert own - set(dir(Ruleset)) == set()
     assert CoinRuleset.__mro__[1] is Ruleset
 
 
@@ -69,7 +70,7 @@ def test_without_the_registry_entry_there_is_no_coin_battle(coin_setup, monkeypa
 
 @pytest.mark.parametrize("scenario", ["alley", "depot"])
 def test_a_bundled_scenario_is_played_to_the_end_by_computer_players(coin_library, scenario):
-    setup = under(load_setup(scenario, coin_library), coin_library, "coin")
+    setup = load_setup(scenario, coin_library, ruleset="coin")
     sides = [side.id for side in setup.scenario.sides]
     result = play(setup, 7, players_for(setup, 7))
 
@@ -139,7 +140,7 @@ def test_a_saved_coin_battle_loads_to_the_same_position(coin_setup, save_dir):
 # --- the rules themselves --------------------------------------------------------------------
 
 def duel(coin_library, dice: Dice | None = None):
-    setup = under(load_setup(str(DUEL), coin_library), coin_library, "coin")
+    setup = load_setup(str(DUEL), coin_library, ruleset="coin")
     return new_battle(setup, 3, dice=dice)
 
 
@@ -176,42 +177,33 @@ def test_the_odds_are_exact_and_heads_takes_one_hp(coin_library):
         assert s.get(me, c.ActionPoints).current == 1     # 4 AP: two attacks and a step
 
 
-# --- what still needs an edit in game/ -------------------------------------------------------
+# --- loaded like every ruleset -------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, raises=ContentError, reason=(
-    "game/content/validate.py:168 (_stats): every engine but 'skirmish' must find a "
-    "`rules: {engine: ...}` block on each unit and carried weapon; the coin ruleset needs no "
-    "stats of a unit's, but validation cannot be told so"))
 def test_load_setup_plays_a_bundled_scenario_under_coin(coin_library):
     setup = load_setup(SCENARIO, coin_library, ruleset="coin")
     assert setup.ruleset.id == "coin" and setup.scenario.ruleset == "coin"
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "game/content/validate.py:168 (_stats), as used by playable_rulesets (validate.py:398): "
-    "no unit has `rules: {coin: ...}`, so coin is never playable, and the new-battle screen "
-    "greys it out"))
 def test_the_bundled_scenarios_are_playable_under_coin(coin_library):
     assert "coin" in playable_rulesets(coin_library, SCENARIO)
 
 
-@pytest.mark.xfail(strict=True, raises=AttributeError, reason=(
-    "game/core/session.py:238 (Session.morale_modifier) calls rules.morale_modifier, which "
-    "game.core.ruleset.Ruleset does not define: a ruleset that overrides only the hooks "
-    "fails when a unit falls (health.shift_morale) or when a combatant is read"))
 def test_every_method_the_engine_calls_has_a_neutral_default(coin_library):
     assert Ruleset(coin_library.rulesets["coin"]).morale_modifier(100.0) == 0
 
 
-class CoinWithParams(CoinRuleset):
-    Params = CoinParams
-
-
-@pytest.mark.xfail(strict=True, raises=ContentError, reason=(
-    "game/content/validate.py:412 (check_rulesets): an engine other than 'skirmish' whose "
-    "class has a `Params` model must also have a `tactical:` block of the tabletop rulesets' "
-    "TacticalParams, which the coin ruleset does not use"))
 def test_a_ruleset_file_is_checked_by_its_own_params_model_alone(monkeypatch):
-    monkeypatch.setitem(RULESETS, "coin", CoinWithParams)
+    monkeypatch.setitem(RULESETS, "coin", CoinRuleset)
     library = load_library([RULESET_FILE])
     assert library.rulesets["coin"].params["hp"] == 3
+
+
+def test_a_broken_coin_file_is_refused_at_its_line_and_key(coin, tmp_path: Path):
+    broken = tmp_path / "coin.yaml"
+    broken.write_text(RULESET_FILE.read_text().replace("  hp: 3 ", "  hp: 0 "))
+    with pytest.raises(ContentError) as refused:
+        load_library([broken])
+    text = str(refused.value)
+    assert str(broken) in text and "params.hp" in text
+    line = next(n for n, row in enumerate(broken.read_text().splitlines(), 1) if "hp: 0" in row)
+    assert f":{line}:" in text

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 
 from game.core.commands import Attack, Move
 from game.core.events import AttackResolved
@@ -43,10 +42,6 @@ async def test_the_new_battle_screen_offers_a_registered_ruleset(coin_library, s
         assert "Coin flip" in str(screen.query_one("#ruleset-coin").label)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "game/content/validate.py:168 (_stats): the bundled units have no `rules: {coin: ...}` "
-    "block, so playable_rulesets leaves coin out and game/ui/screens/new_battle.py:162 greys "
-    "its button ('no stats for it'); load_setup would refuse it too"))
 async def test_a_bundled_scenario_starts_under_coin_from_the_new_battle_screen(
         coin_library, save_dir):
     app = make_app(save_dir)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TYPE_CHECKING
 
 from pydantic import Field, field_validator
 
-from game.content.loader import Library
 from game.content.schema import RulesetSpec, check_dice
 from game.core.dice import DiceCode
 from game.rulesets.d20.core import D20Rules, Fighter, Outcome, Situation, Weapon
@@ -14,6 +13,9 @@ from game.rulesets.d20.odds import d20_odds
 from game.resolve.inputs import Header, In, Invalid
 from game.resolve.report import Report, mods_text, odds_report
 from game.resolve.rolls import NamedRolls
+
+if TYPE_CHECKING:
+    from game.content.loader import Library
 
 
 class FighterIn(In):

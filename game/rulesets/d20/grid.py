@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from game.content.schema import FireMode, WeaponProfile, WeaponSpec
 from game.core import components as c
@@ -39,6 +39,7 @@ from game.core.session import Session
 from game.core.systems.attack import AttackPlan
 from game.core.systems.sight import unit_sees
 from game.core.systems.turns import check_victory
+from game.rulesets.d20 import calculator as calculator_side
 from game.rulesets.d20.core import D20Rules, Fighter, Outcome, Situation, Style, Weapon
 from game.rulesets.eclipse.core import roller_from
 from game.rulesets.d20.odds import d20_odds
@@ -76,6 +77,7 @@ def turn_share(share: float, turns: int) -> int:
 TOTAL_DISENGAGE = "total_disengage"
 
 class D20Grid(GridRules):
+    calculator: ClassVar[Any] = calculator_side
     name = "d20"
     core_class = D20Rules
     Params = D20Rules.Params

@@ -9,13 +9,14 @@ damage is a wound (-10 to every test) and calls for a knockdown check.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from game.content.schema import WeaponSpec
 from game.core import components as c
 from game.rulesets.tabletop.grid import GridRules
 from game.core.events import Check, StanceChanged, StatusChanged
 from game.core.illegal import Illegal
+from game.rulesets.eclipse import calculator as calculator_side
 from game.rulesets.eclipse.first import Eclipse1Rules
 from game.rulesets.eclipse.second import Eclipse2Rules
 from game.rulesets.eclipse.core import D100, Defense, Fighter, Situation, Weapon, attack_odds, roller_from
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 
 
 class EclipseGrid(GridRules):
+    calculator: ClassVar[Any] = calculator_side
     name = "eclipse"
     defense_choices = ("auto", "fray", "melee")
 

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TYPE_CHECKING
 
 from pydantic import AfterValidator, Field, field_validator
 
-from game.content.loader import Library
 from game.content.schema import RulesetSpec
 from game.rulesets.opend6.odds import opend6_odds
 from game.rulesets.opend6.core import D6Code, D6Roll, Fighter, OpenD6Rules, Outcome, Situation, Weapon
 from game.resolve.inputs import Header, In, Invalid
 from game.resolve.report import Report, mods_text, odds_report
 from game.resolve.rolls import NamedRolls
+
+if TYPE_CHECKING:
+    from game.content.loader import Library
 
 
 def _code(value: str | int) -> str:

@@ -16,7 +16,7 @@ Numbers: the `params` (the core's) and `tactical` blocks of content/rulesets/ope
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from game.content.schema import WeaponSpec
 from game.core import components as c
@@ -25,6 +25,7 @@ from game.core.events import ActionsDeclared, Check, Defended, StatusChanged
 from game.core.illegal import Illegal
 from game.rulesets.eclipse.core import roller_from
 from game.core.odds import mean
+from game.rulesets.opend6 import calculator as calculator_side
 from game.rulesets.opend6.odds import opend6_odds
 from game.rulesets.opend6.core import (D6Code, D6Roll, DefenseChoice, Fighter, OpenD6Rules, Outcome,
                                        Situation, Weapon)
@@ -64,6 +65,7 @@ def roll_check(name: str, roll: D6Roll) -> Check:
 
 
 class OpenD6Grid(GridRules):
+    calculator: ClassVar[Any] = calculator_side
     name = "opend6"
     core_class = OpenD6Rules
     Params = OpenD6Rules.Params

@@ -7,11 +7,10 @@ takes the dice from r on (5d20 -> ring 4 takes the last die).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TYPE_CHECKING
 
 from pydantic import Discriminator, Field, Tag
 
-from game.content.loader import Library
 from game.content.schema import FireMode, RulesetSpec, WeaponSpec
 from game.core.dice import DiceCode
 from game.core.odds import AttackOdds, states_of
@@ -20,6 +19,9 @@ from game.rulesets.skirmish.rules import AttackSituation, Combatant, SkirmishRul
 from game.resolve.inputs import Header, In, Invalid
 from game.resolve.report import Report, mods_text, odds_report
 from game.resolve.rolls import NamedDice, NamedRolls
+
+if TYPE_CHECKING:
+    from game.content.loader import Library
 
 
 def _ref_or_inline(value: object) -> str:

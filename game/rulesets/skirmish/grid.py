@@ -7,7 +7,7 @@ The dice are SkirmishRules' own (rules.py); this class answers the engine's hook
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from game.core import components as c
 from game.core.commands import Revive, Suppress, Throw
@@ -16,6 +16,7 @@ from game.core.events import Aimed, AttackResolved, Check
 from game.core.session import Session
 from game.core.systems.attack import AttackPlan, situation
 from game.core.systems.health import apply_damage
+from game.rulesets.skirmish import calculator as calculator_side
 from game.rulesets.skirmish import first_aid, grenades, suppression
 from game.rulesets.skirmish.rules import SkirmishRules
 
@@ -23,6 +24,7 @@ Square = tuple[int, int]
 
 
 class SkirmishGrid(SkirmishRules):
+    calculator: ClassVar[Any] = calculator_side
     # "opposed_checks": attacks are d10 + skill against d10 + Dodge, hits by the margin over the
     # weapon's spread, so the computer player's enumerated odds (game/ai/odds.py) apply.
     supports = frozenset({"aim", "grenades", "suppression", "first_aid", "opposed_checks"})

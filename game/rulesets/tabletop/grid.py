@@ -16,6 +16,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from pydantic import BaseModel
 
 from game.content.schema import FireMode, RulesetSpec, UnitSpec, WeaponProfile, WeaponSpec
 from game.core import components as c
@@ -42,6 +43,12 @@ class GridRules(Ruleset):
     core_class: type = object
     defense_choices: tuple[str, ...] = ("auto",)
     supports = frozenset({"move_actions"})      # a turn buys whole move actions
+    profiles = True                              # units and weapons carry `rules: {engine: ...}`
+
+    @classmethod
+    def file_blocks(cls) -> dict[str, type[BaseModel]]:
+        """`params` (the dice core's numbers) and `tactical` (its turn on the grid)."""
+        return {**super().file_blocks(), "tactical": TacticalParams}
 
     def __init__(self, spec: RulesetSpec) -> None:
         self.spec = spec

@@ -36,11 +36,7 @@ class Steps(_P):
 
 
 class CoinParams(_P):
-    """The `params:` of a coin ruleset file.
-
-    Checked here when the ruleset is made, not by the library: a class attribute `Params`
-    would make game.content.validate.check_rulesets demand a tabletop `tactical:` block too.
-    """
+    """The `params:` of a coin ruleset file, checked when the library is loaded."""
 
     ap: int = Field(ge=1, le=20)
     hp: int = Field(ge=1, le=20)
@@ -55,6 +51,7 @@ class CoinParams(_P):
 
 class CoinRuleset(Ruleset):
     name = "coin"
+    Params = CoinParams
 
     def __init__(self, spec: RulesetSpec) -> None:
         super().__init__(spec)
@@ -86,11 +83,6 @@ class CoinRuleset(Ruleset):
 
     def state_for(self, hp: int, constitution: int) -> str:
         return "ok" if hp > 0 else "dead"
-
-    def morale_modifier(self, percent: float) -> int:
-        """Morale changes no roll. (Not a hook of Ruleset, yet the session asks every ruleset:
-        game/core/session.py, Session.morale_modifier.)"""
-        return 0
 
     # --- the turn ---------------------------------------------------------------------------
 
