@@ -100,11 +100,6 @@ class Picture:
         """Own units that are up, `me` excluded."""
         return [k for k in self._own_units() if k.info.state == "ok"]
 
-    @property
-    def downed_friends(self) -> list[Known]:
-        """Own units unconscious or dying."""
-        return [k for k in self._own_units() if k.info.state in ("unconscious", "dying")]
-
     def _roster(self) -> list[tuple[str, Square, bool, bool]]:
         """(uid, square, of the side, up) of every unit on the map but `me`, in the battle's order."""
         if self._units is None:
