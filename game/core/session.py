@@ -225,9 +225,6 @@ class Session:
         """Sides with at least one unit still up."""
         return {self._sides[uid] for uid, parts in self._parts.items() if parts[c.Health].state == "ok"}
 
-    def enemies_of(self, side: str) -> list[str]:
-        return [uid for uid, unit in self.units() if unit.side != side]
-
     @property
     def active(self) -> str | None:
         if self.over or not (0 <= self.turn_index < len(self.order)):
