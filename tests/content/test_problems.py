@@ -9,11 +9,6 @@ import pytest
 from game.content.loader import ContentError, load_library, load_setup, validate_paths
 from tests.content.content_helpers import Write, only, problems_in
 
-GOOD_STATS = """
-    attributes: {strength: 0, dexterity: 0, agility: 0, constitution: 4, intelligence: 0}
-    skills: {aim: 5, melee: 2, unarmed: 2, dodge: 3, willpower: 3, heal: 0, demolitions: 0}
-"""
-
 
 def test_unknown_key_points_at_the_key(write: Write) -> None:
     path = write("u.yaml", """
