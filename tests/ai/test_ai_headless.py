@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from game.ai import make_player
 from game.content.loader import load_library
 from game.content.schema import BattleSetup
@@ -74,6 +76,7 @@ def small_battle(rng: random.Random):
     return setup(rows, sides, max_rounds=rng.randint(3, 5), ambush=rng.choice([None, "blue", "red"]))
 
 
+@pytest.mark.slow
 def test_a_thousand_battles_without_a_refused_command():
     rng = random.Random(2024)
     _no_refusals(((small_battle(rng), n) for n in range(1000)), rng)
@@ -103,6 +106,7 @@ def small_tabletop_battle(rng: random.Random, library, ruleset: str) -> BattleSe
         "units": [u.model_dump() for u in library.units.values()]})
 
 
+@pytest.mark.slow
 def test_battles_under_the_tabletop_rulesets_without_a_refused_command():
     """The bundled units (every one has stats for every ruleset), 100 battles a ruleset (a
     tabletop battle costs about five times a skirmish one; 1,000 were played once, all clean)."""

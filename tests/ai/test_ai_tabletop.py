@@ -17,6 +17,7 @@ from game.sim import play
 SCENARIOS = ["eclipse2_alley", "eclipse1_depot", "opend6_alley", "d20_depot"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario", SCENARIOS)
 @pytest.mark.parametrize("level", ["simple", "hard"])
 def test_computer_players_give_only_legal_orders_and_fight_it_out(scenario, level):
@@ -103,6 +104,7 @@ def test_it_finishes_the_wounded_enemy_first():
             assert isinstance(command, Attack) and command.target == wounded
 
 
+@pytest.mark.slow
 def test_easy_misjudges_targets_now_and_then_and_normal_and_hard_do_not():
     """The levels' noise: over 40 players (seeds) easy sometimes shoots the healthy enemy, and
     mostly the wounded one; normal's small noise and hard's none never waver."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import esper
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -171,4 +172,4 @@ class BattleMachine(RuleBasedStateMachine):
 
 BattleMachine.TestCase.settings = settings(max_examples=80, stateful_step_count=50, deadline=None,
                                            suppress_health_check=[HealthCheck.too_slow])
-test_battle_invariants = BattleMachine.TestCase
+test_battle_invariants = pytest.mark.slow(BattleMachine.TestCase)

@@ -250,6 +250,7 @@ def test_skirmish_core_agrees_with_its_odds() -> None:
     agree(totals, hits, result, (10,))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(["eclipse1", "eclipse2"]), st.integers(-30, 130), st.integers(-30, 130),
        st.booleans())

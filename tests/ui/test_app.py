@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
+
 from game.core.commands import EndTurn
 from game.saves import list_saves
 from game.ui import players
@@ -34,6 +36,7 @@ async def type_into(pilot, selector: str, text: str) -> None:
     await pilot.press("enter")
 
 
+@pytest.mark.slow
 async def test_save_then_load_restores_the_battle(save_dir):
     app = make_app(save_dir)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -62,6 +65,7 @@ async def test_save_then_load_restores_the_battle(save_dir):
         assert app.screen.match.battle.session.position("blue-1") == (3, 1)
 
 
+@pytest.mark.slow
 async def test_a_corrupt_save_is_explained_and_left_alone(save_dir):
     app = make_app(save_dir)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -154,6 +158,7 @@ async def test_help_shows_keys_and_the_rules(save_dir):
         await wait_until(pilot, lambda: app.screen is screen)
 
 
+@pytest.mark.slow
 async def test_the_command_palette_ends_a_turn(save_dir):
     app = make_app(save_dir)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -191,6 +196,7 @@ class SlowPlayer:
         return EndTurn(battle.session.active)
 
 
+@pytest.mark.slow
 async def test_computer_turns_keep_the_app_responsive(save_dir, monkeypatch):
     monkeypatch.setattr(players, "make_computer", lambda level, side, seed: SlowPlayer(side))
     app = make_app(save_dir)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from game.core.systems.health import set_state
 from game.ui.screens.battle import BattleScreen
 from game.ui.screens.game_over import GameOver
@@ -27,6 +29,7 @@ async def fight(pilot, presses: list[int]) -> None:
         presses[0] += 1
 
 
+@pytest.mark.slow
 async def test_solo_battle_to_the_end(save_dir):
     app = make_app(save_dir)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -55,6 +58,7 @@ async def test_solo_battle_to_the_end(save_dir):
         await wait_until(pilot, lambda: app.match is None)
 
 
+@pytest.mark.slow
 async def test_hot_seat_battle_hides_the_board_between_players(save_dir):
     app = make_app(save_dir)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -91,6 +95,7 @@ async def test_hot_seat_battle_hides_the_board_between_players(save_dir):
         assert handoffs >= 2
 
 
+@pytest.mark.slow
 async def test_hot_seat_summary_tells_only_what_the_side_saw(save_dir):
     app = make_app(save_dir)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -135,6 +140,7 @@ async def test_the_unit_card_shows_the_active_unit_once_the_selected_one_is_dead
         assert match.name(active) in card and "HP" in card
 
 
+@pytest.mark.slow
 async def test_new_battle_shows_each_sides_whole_name(save_dir):
     app = make_app(save_dir)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from textual import events
 
 from game.ui.screens import new_battle
@@ -32,6 +33,7 @@ def mouse_events(x: int, y: int, button: int) -> list[events.MouseEvent]:
             events.MouseUp(**args)]
 
 
+@pytest.mark.slow
 async def test_random_keys_and_clicks_never_raise(save_dir, monkeypatch):
     rng = random.Random(2024)
     monkeypatch.setattr(new_battle.random, "SystemRandom", lambda: random.Random(rng.random()))

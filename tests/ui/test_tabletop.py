@@ -4,6 +4,8 @@ the Defend dialog greying what the unit cannot pay for."""
 
 from __future__ import annotations
 
+import pytest
+
 from game.core import components as c
 from game.core.events import DefenseChosen, Defended
 from game.core.queries import unit_info
@@ -23,6 +25,7 @@ async def start_duel_under(app, pilot, ruleset: str) -> BattleScreen:
     return screen
 
 
+@pytest.mark.slow
 async def test_a_scenario_played_under_eclipse_phase_from_the_keyboard(save_dir):
     app = make_app(save_dir)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -46,6 +49,7 @@ async def test_a_scenario_played_under_eclipse_phase_from_the_keyboard(save_dir)
         assert "defending (full)" in unit_info(battle, uid).statuses
 
 
+@pytest.mark.slow
 async def test_a_ruleset_the_units_have_no_stats_for_is_greyed(save_dir, tmp_path):
     text = DUEL.read_text().replace("id: ui_duel", "id: ui_bare").replace(
         "{unit: olea_trooper, name: Trooper, at: [8, 3]}", "{unit: stranger, at: [8, 3]}")
@@ -68,6 +72,7 @@ async def test_a_ruleset_the_units_have_no_stats_for_is_greyed(save_dir, tmp_pat
         assert not screen.query_one("#ruleset-skirmish").disabled
 
 
+@pytest.mark.slow
 async def test_the_defend_dialog_offers_only_what_the_unit_can_pay_for(save_dir):
     app = make_app(save_dir)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -40,7 +40,7 @@ class MapView(ScrollView, can_focus=False):
         self._rows: dict[int, Strip] = {}
         self._hover: Square | None = None
         self.virtual_size = Size(self.scene.width * CELL, self.scene.height)
-        self.rows_painted = 0              # counted for the benchmark and the tests
+        self.rows_painted = 0              # counted for the benchmark
         self.last_changed: set[int] = set()
 
     # --- drawing ----------------------------------------------------------------------------
