@@ -110,7 +110,7 @@ class Suppressed:
     weapon: str
 
 
-# --- used only under rulesets other than `skirmish` (see game/core/combat) -------------------
+# --- used only under the tabletop rulesets (game/rulesets/tabletop) -------------------------
 
 @dataclass(slots=True)
 class Tempo:

@@ -1,9 +1,9 @@
 """A tabletop ruleset played on the grid: what every ruleset other than `skirmish` shares.
 
-A ruleset core in game/rules (Eclipse Phase, OpenD6, d20) resolves one attack from plain
-numbers. Its grid ruleset (a subclass of `GridRules`) is what the engine's systems call: it
+A ruleset core (game/rulesets/<name>/core.py: Eclipse Phase, OpenD6, d20) resolves one attack
+from plain numbers. Its grid ruleset (a subclass of `GridRules`) is what the engine's systems call: it
 reads units' stats for that ruleset (their `rules:` blocks), prices the turn in the ruleset's
-own economy (`tactical:` in the ruleset file, see game/rules/tactical.py), turns grid facts
+own economy (`tactical:` in the ruleset file, see params.py beside this module), turns grid facts
 into the core's situation, and keeps what the core leaves to the table between attacks: damage,
 wounds, statuses, active defenses, reactions.
 
