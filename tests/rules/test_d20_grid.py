@@ -9,7 +9,7 @@ import pytest
 
 from game.content.schema import ArmorSpec, BattleSetup, RulesetSpec, UnitSpec, WeaponSpec
 from game.core import components as c
-from game.rulesets.d20.grid import turn_share
+from game.rulesets.d20.common import turn_share
 from game.core.commands import (Attack, ChangeStance, ChooseDefense, Defend, Draw, EndTurn, Move,
                                 Respond, Suppress)
 from game.core.dice import Dice

@@ -24,57 +24,24 @@ marked CHOICE below.
 from __future__ import annotations
 
 import dataclasses
-import math
-from fractions import Fraction
 from typing import Any, ClassVar
 
-from game.content.schema import FireMode, WeaponProfile, WeaponSpec
+from game.content.schema import FireMode, WeaponSpec
 from game.core import components as c
 from game.rulesets.tabletop.grid import GridRules
 from game.core.commands import ChangeStance
 from game.core.dice import DiceCode
-from game.core.events import AttackResolved, Check, InitiativeOrder, StanceChanged
+from game.core.events import AttackResolved, Check, StanceChanged
 from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems.attack import AttackPlan
-from game.core.systems.sight import unit_sees
-from game.core.systems.turns import check_victory
 from game.rulesets.d20 import calculator as calculator_side
 from game.rulesets.d20.core import D20Rules, Fighter, Outcome, Situation, Style, Weapon
 from game.rulesets.eclipse.core import roller_from
+from game.rulesets.d20 import reactions, turns, words
 from game.rulesets.d20.odds import d20_odds
+from game.rulesets.d20.common import STANCE_HEIGHT, TOTAL_DISENGAGE, adjacent, guard_kind
 
-Square = tuple[int, int]
-
-STANCE_HEIGHT = {"stand": 2, "crouch": 1, "prone": 0}
-# CHOICE: "auto" takes the reaction with the highest bonus; on a tie, the first of these (the
-# ones that hurt the attacker back first).
-AUTO_ORDER = ("riposte", "rebound", "parry", "counterspell", "dodge")
-REACTION_VERBS = {"dodge": "dodges", "parry": "parries", "riposte": "ripostes",
-                  "counterspell": "counterspells", "rebound": "rebounds"}
-VITALITY = "vit"                 # the attribute of the vitality test that lifts a stun
-DAMAGE_SOURCES = {"burned": ("burning", "fire")}   # status -> (damage source, damage type)
-
-
-def adjacent(a: Square | None, b: Square | None) -> bool:
-    """Within five feet: the eight squares around."""
-    if a is None or b is None or a == b:
-        return False
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= 1
-
-
-def guard_kind(session: Session, uid: str) -> str | None:
-    return session.get(uid, c.Guard).kind if session.has(uid, c.Guard) else None
-
-
-def turn_share(share: float, turns: int) -> int:
-    """Whole Actions a status taking `share` of an Action a turn removes on the turn with
-    `turns` left (this one included): the shares add up, an odd half rounding up."""
-    part = Fraction(share).limit_denominator(1000)
-    return math.ceil(part * turns) - math.ceil(part * (turns - 1))
-
-
-TOTAL_DISENGAGE = "total_disengage"
 
 class D20Grid(GridRules):
     calculator: ClassVar[Any] = calculator_side
@@ -86,6 +53,32 @@ class D20Grid(GridRules):
     def __init__(self, spec: Any) -> None:
         super().__init__(spec)
         self._initiative: dict[str, tuple[Check, tuple]] | None = None
+
+    # --- taken from the modules beside this one ------------------------------------------
+
+    initiative = turns.initiative
+    _roll_initiative = turns._roll_initiative
+    start_round = turns.start_round
+    begin_turn = turns.begin_turn
+    end_turn = turns.end_turn
+    count_down = turns.count_down
+
+    defend = reactions.defend
+    guard_for = reactions.guard_for
+    choose_defense = reactions.choose_defense
+    can_react_now = reactions.can_react_now
+    riposte_weapon = reactions.riposte_weapon
+    reaction_order = reactions.reaction_order
+    usable_reactions = reactions.usable_reactions
+    reaction_for = reactions.reaction_for
+    asks = reactions.asks
+    reaction_bonus = reactions.reaction_bonus
+    on_step = reactions.on_step
+    provokers = reactions.provokers
+
+    label = words.label
+    detail = words.detail
+    statuses = words.statuses
 
     # --- reading units and weapons ------------------------------------------------------------
 
@@ -194,244 +187,6 @@ class D20Grid(GridRules):
         """5 + DEX / 2 squares; halved (rounded down) while frozen."""
         squares = super().speed(session, uid)
         return squares // 2 if "frozen" in session.get(uid, c.Condition).statuses else squares
-
-    # --- initiative and turns -----------------------------------------------------------------
-
-    def initiative(self, session: Session, uid: str) -> tuple[Check, tuple]:
-        """d20 + DEX, rolled once for everyone by the core (ties: DEX, then d6 roll-offs).
-
-        The turns system sorts by total, then by these ties: (DEX, the core's place in the
-        order), so it reproduces the core's order exactly.
-        """
-        if self._initiative is None or uid not in self._initiative:
-            self._roll_initiative(session)
-        assert self._initiative is not None, "_roll_initiative has just rolled it"
-        return self._initiative[uid]
-
-    def _roll_initiative(self, session: Session) -> None:
-        attr = self.core.p.initiative_attribute
-        uids = [uid for uid, _ in session.units() if session.is_up(uid)]
-        fighters = [Fighter(name=uid, attributes=dict(session.get(uid, c.Stats).attributes))
-                    for uid in uids]
-        order = self.core.initiative_order(fighters, roller_from(session.dice))
-        self._initiative = {}
-        for place, (uid, total) in enumerate(order):
-            score = session.get(uid, c.Stats).attributes.get(attr, 0)
-            check = Check.of("initiative", (total - score,), [(attr.upper(), score)])
-            self._initiative[uid] = (check, (score, -place))
-
-    def start_round(self, session: Session) -> None:
-        """An ambushing side acts before everyone else in the first round only ("a turn before
-        initiative"); from the second, everyone acts in initiative order."""
-        if session.round != 2 or not self._initiative:
-            return
-        if not any(side.ambush for side in session.setup.scenario.sides):
-            return
-        listed = {uid: index for index, (uid, _) in enumerate(session.units())}
-
-        def key(uid: str) -> tuple:
-            assert self._initiative is not None, "checked above"
-            check, ties = self._initiative[uid]
-            return (-check.total, tuple(-t for t in ties), listed[uid])
-        order = sorted(session.order, key=key)
-        if order != session.order:
-            session.order = order
-            session.emit(InitiativeOrder(tuple(order)))
-
-    def begin_turn(self, session: Session, uid: str) -> str | None:
-        """A new round for this unit: its reaction comes back, held actions lapse, and its
-        statuses act (bleeding and burning hurt, shock and frost take Actions, a stun the turn)."""
-        why = super().begin_turn(session, uid)
-        cond = session.get(uid, c.Condition)
-        cond.held = 0
-        cond.reacted_round = 0           # CHOICE: a unit's round runs from its turn to its next
-        if why is not None:
-            return why
-        roll = roller_from(session.dice)
-        table = self.core.p.statuses
-        for name in sorted(cond.statuses):
-            status = table.get(name)
-            if status is None or not status.damage or name not in cond.statuses:
-                continue
-            taken = self.core.status_tick(name, roll)
-            source, damage_type = DAMAGE_SOURCES.get(name, (name, name))
-            self.damage(session, uid, source, (taken,), taken, 0, taken, damage_type)
-            if not session.is_up(uid):
-                check_victory(session)     # the last of a side may bleed out
-                return None
-        ap = session.get(uid, c.ActionPoints)
-        causes: dict[str, int] = {}
-        for name, turns in sorted(cond.statuses.items()):
-            status = table.get(name)
-            if status is None or not status.actions_lost or turns <= 0:
-                continue
-            gone = turn_share(status.actions_lost, turns)
-            if gone:
-                causes[name] = gone
-        if not causes:
-            return None
-        ap.current = max(0, ap.current - sum(causes.values()))
-        if ap.current > 0:
-            for name, gone in causes.items():
-                self.set_status(session, uid, name, cond.statuses[name],
-                                f"{name}: {gone} Action{'s' if gone > 1 else ''} lost this turn")
-            return None
-        reason = f"{' and '.join(causes)}: no Actions this turn"
-        self.count_down(session, uid)     # the turn is over as soon as it began
-        return reason
-
-    def end_turn(self, session: Session, uid: str) -> None:
-        """Unspent Actions are held (+1 each to reactions until the next turn); statuses
-        count down."""
-        if session.is_up(uid):
-            session.get(uid, c.Condition).held = min(session.get(uid, c.ActionPoints).current,
-                                                     self.core.p.actions_per_turn)
-        self.count_down(session, uid)
-
-    def count_down(self, session: Session, uid: str) -> None:
-        """The end of a turn under statuses: a stunned unit tries its vitality test (above 13
-        lifts the stun), every status has one turn fewer, and those at none end."""
-        cond = session.get(uid, c.Condition)
-        table = self.core.p.statuses
-        roll = roller_from(session.dice)
-        for name in sorted(cond.statuses):
-            turns = cond.statuses[name]
-            if turns <= 0:
-                continue                  # lasts until cured
-            status = table.get(name)
-            if status is not None and status.ends_on_test_above is not None and session.is_up(uid):
-                natural = roll("vitality", 1, self.core.p.die)
-                bonus = session.get(uid, c.Stats).attributes.get(VITALITY, 0)
-                total = natural + bonus
-                if total > status.ends_on_test_above:
-                    self.set_status(session, uid, name, 0,
-                                    f"vitality test {natural} + {bonus} = {total}, above "
-                                    f"{status.ends_on_test_above}: the {name} status lifts")
-                    continue
-            if turns <= 1:
-                self.set_status(session, uid, name, 0, f"the {name} status wears off")
-            else:
-                cond.statuses[name] = turns - 1
-
-    # --- defenses and reactions ---------------------------------------------------------------
-
-    def defend(self, session: Session, uid: str, kind: str) -> None:
-        """Defensive Stance: no attack this turn (and none made already). Total Disengage: out
-        of every melee, and a 5-foot step with no attack of opportunity."""
-        if kind == TOTAL_DISENGAGE:
-            super().defend(session, uid, kind)
-            session.get(uid, c.Tempo).move_left = 1      # "move up to 5 feet away"
-            return
-        if session.has(uid, c.Tempo) and session.get(uid, c.Tempo).attacks:
-            raise Illegal(f"{session.get(uid, c.Unit).name} has attacked this turn: "
-                          f"no {kind.replace('_', ' ')} now.")
-        super().defend(session, uid, kind)
-
-    def guard_for(self, session: Session, uid: str, kind: str) -> c.Guard:
-        table = self.core.p.attack_types
-        bonus = table[kind].enemy_hit if kind in table else 0
-        return c.Guard(kind, None, bonus)
-
-    def choose_defense(self, session: Session, uid: str, choice: str) -> None:
-        if choice in self.core.p.reactions:
-            known = self.unit_profile(session, uid).reactions
-            if choice not in known:
-                name = session.get(uid, c.Unit).name
-                raise Illegal(f"{name} lacks the {choice} skill "
-                              f"(it knows: {', '.join(known) or 'none'}).")
-        super().choose_defense(session, uid, choice)
-
-    def can_react_now(self, session: Session, uid: str) -> str | None:
-        """Why the unit cannot make a reaction now, or None."""
-        name = session.get(uid, c.Unit).name
-        if not session.is_up(uid):
-            return f"{name} is down"
-        cond = session.get(uid, c.Condition)
-        if "stunned" in cond.statuses:
-            return f"{name} is stunned"
-        if cond.reacted_round:
-            return f"{name} has reacted this round"
-        return None
-
-    def riposte_weapon(self, session: Session, uid: str) -> tuple[str, str] | None:
-        """(dice, damage type) a riposte deals: the melee weapon in hand, or bare hands.
-        CHOICE: with a firearm in hand a unit cannot riposte."""
-        held = session.get(uid, c.Loadout).current
-        profile: dict | WeaponProfile | None
-        if held is None:
-            profile = self.t.unarmed.profile
-            return (profile.get("damage", self.t.unarmed.damage),
-                    profile.get("damage_type", "concussive"))
-        weapon = session.weapons[held.weapon]
-        profile = weapon.rules.get(self.engine) if weapon.rules else None
-        if weapon.kind != "melee" or profile is None:
-            return None
-        return profile.damage, profile.damage_type
-
-    def reaction_order(self) -> tuple[str, ...]:
-        return AUTO_ORDER + tuple(r for r in self.core.p.reactions if r not in AUTO_ORDER)
-
-    def usable_reactions(self, session: Session, plan: AttackPlan, weapon: Weapon,
-                         defender: Fighter) -> tuple[list[str], str]:
-        """The reactions the target knows and could make against this attack now (in the
-        order `auto` prefers on a tie), and why there are none."""
-        target = plan.target
-        attack_type = self.attack_type_of(plan)
-        if self.core.p.attack_types[attack_type].no_reaction:
-            return [], f"a {attack_type.replace('_', ' ')} cannot be reacted to"
-        why = self.can_react_now(session, target)
-        if why:
-            return [], why
-        attacker_at = session.position(plan.attacker)
-        assert attacker_at is not None, "an attacker stands on the map"
-        if not unit_sees(session, target, attacker_at):
-            return [], f"{defender.name} does not see the attack coming"
-        usable = []
-        for name in self.reaction_order():
-            sit = Situation(attack_type=attack_type, reaction=name)
-            if self.core.can_react(defender, weapon, sit) is not None:
-                continue
-            if name == "riposte" and self.riposte_weapon(session, target) is None:
-                continue
-            usable.append(name)
-        return usable, ("" if usable else f"{defender.name} has no reaction against this attack")
-
-    def reaction_for(self, session: Session, plan: AttackPlan, weapon: Weapon,
-                     defender: Fighter) -> tuple[str, str]:
-        """(the reaction the target makes if hit, or "none"; why none).
-
-        `auto` takes the usable reaction with the highest bonus. A unit that asks (`ask`) is
-        asked before the attack (`asks`); attacks that cannot wait for an answer (overwatch,
-        attacks of opportunity, in the middle of a move) find it on `auto`.
-        """
-        usable, why = self.usable_reactions(session, plan, weapon, defender)
-        if not usable:
-            return "none", why
-        standing = session.get(plan.target, c.Condition).standing
-        if standing == "none":
-            return "none", f"{defender.name} does not react"
-        if standing in usable:
-            return standing, ""
-        if standing in self.core.p.reactions:
-            return "none", f"{defender.name} cannot {standing} this attack"
-        reactions, order = self.core.p.reactions, self.reaction_order()
-        return max(usable, key=lambda n: (defender.attributes.get(reactions[n].attribute, 0),
-                                          -order.index(n))), ""
-
-    def asks(self, session: Session, plan: AttackPlan) -> tuple[str, ...]:
-        """A unit that asks chooses among the reactions it could make against this attack, or
-        none; there is nothing to ask when it has none."""
-        target = plan.target
-        if not session.is_up(target) or session.get(target, c.Condition).standing != "ask":
-            return ()
-        weapon, defender = self.weapon_for(plan), self.fighter(session, target)
-        usable, _ = self.usable_reactions(session, plan, weapon, defender)
-        return (*usable, "none") if usable else ()
-
-    def reaction_bonus(self, session: Session, uid: str) -> int:
-        """+2 to reactions after the unit's own Defensive Strike (its `reaction_bonus`)."""
-        kind = self.core.p.attack_types.get(guard_kind(session, uid) or "")
-        return kind.reaction_bonus if kind is not None else 0
 
     # --- the situation ------------------------------------------------------------------------
 
@@ -593,49 +348,6 @@ class D20Grid(GridRules):
         if taken > 0 and stunned:
             self.set_status(session, uid, "stunned", 0, f"{taken} damage ends the stun")
 
-    # --- attacks of opportunity ---------------------------------------------------------------
-
-    def on_step(self, session: Session, uid: str, start: Square, step: Square) -> None:
-        """Stepping out of an adjacent enemy's melee reach provokes a basic attack from it.
-
-        CHOICE: being next to an enemy is being engaged with it; the attack of opportunity is
-        that enemy's one reaction between its turns (the seed: "Another reaction is the Attack
-        of Opportunity"). Total Disengage (a Full Action) prevents it until the unit's next
-        turn; the one-target Disengage is not offered.
-        """
-        for plan in self.provokers(session, uid, start, step):
-            if not session.is_up(uid):
-                return
-            session.get(plan.attacker, c.Condition).reacted_round = session.round
-            self.strike(session, plan, True, note="attack of opportunity")
-
-    def provokers(self, session: Session, uid: str, start: Square,
-                  step: Square) -> list[AttackPlan]:
-        """The attacks of opportunity a step from `start` to `step` would draw: one planned
-        attack for each enemy whose melee reach it leaves."""
-        if guard_kind(session, uid) == TOTAL_DISENGAGE:
-            return []                     # out of melee with everyone: no attack of opportunity
-        out = []
-        for enemy in session.order:
-            if session.side_of(enemy) == session.side_of(uid) or self.can_react_now(session, enemy):
-                continue
-            where = session.position(enemy)
-            if not adjacent(where, start) or adjacent(where, step):
-                continue
-            weapon = self.holds_melee(session, enemy)
-            if weapon is None or not unit_sees(session, enemy, start):
-                continue
-            mode = next((m for m in weapon.modes if m.name in ("basic", "unarmed")), None)
-            if mode is None:
-                continue
-            plan = AttackPlan(enemy, uid, weapon, mode, "torso", 0, 0, 0, 1)
-            try:
-                self.weapon_for(plan)
-            except Illegal:
-                continue
-            out.append(plan)
-        return out
-
     # --- previews -----------------------------------------------------------------------------
 
     def preview(self, session: Session, plan: AttackPlan) -> dict[str, Any]:
@@ -660,58 +372,3 @@ class D20Grid(GridRules):
                 "defense_modifiers": tuple(defense), "hit_chance": odds.p_hit, "hits": tuple(hits),
                 "damage_per_hit": odds.expected_damage / mean_hits if mean_hits else 0.0,
                 "expected_damage": odds.expected_damage}
-
-    # --- words ----------------------------------------------------------------------------------
-
-    def label(self, name: str) -> str:
-        """Attribute names in capitals (DEX), everything else as the core words it."""
-        return name.upper() if name in self.spec.unit_attributes else name
-
-    def detail(self, out: Outcome, sit: Situation, attacker: Fighter, defender: Fighter,
-               why_not: str) -> str:
-        """One line: the hit test and its parts, the reaction, the damage, the critical's effect."""
-        terms = [f"d20 {out.natural}"] + [f"{self.label(k)} {v}" for k, v in out.hit_parts]
-        parts = " + ".join(terms)
-        text = f"hit test {out.hit_test} ({parts}) against Armor Rating {out.armor_rating}: "
-        if out.critical:
-            text += "critical hit, through armor"
-        elif out.reaction is not None or out.hit:
-            text += "hit"
-        else:
-            return text + "miss"
-        if out.reaction is not None:
-            natural, total, stopped = out.reaction
-            bonus = total - natural
-            text += (f"; {defender.name} {REACTION_VERBS.get(sit.reaction, sit.reaction)} "
-                     f"{natural}{bonus:+d} = {total}: ")
-            if stopped:
-                text += "a critical reaction stops it" if out.critical else "stops it"
-                if out.retaliation:
-                    text += f", {out.retaliation} damage back to {attacker.name}"
-                return text
-            text += "too low"
-        elif why_not:
-            text += f" ({why_not})"
-        if out.hits > 1:
-            text += f"; {out.hits} hits"
-        rolled = ", ".join(f"{'+'.join(map(str, faces))} -> {total}"
-                           for faces, total in zip(out.damage_rolls, out.damage_rolled, strict=True))
-        text += f"; damage {rolled}"
-        if out.status:
-            text += f"; {defender.name} is {out.status} for {out.status_turns} turns"
-        if out.armor_loss:
-            text += f"; {defender.name}'s armor loses {out.armor_loss} Armor Rating"
-        return text
-
-    def statuses(self, session: Session, uid: str) -> list[str]:
-        out = super().statuses(session, uid)
-        cond = session.get(uid, c.Condition)
-        if cond.armor_loss:
-            out.append(f"armor -{cond.armor_loss}")
-        if cond.exposed:
-            out.append(f"exposed +{cond.exposed}")
-        if cond.held:
-            out.append(f"{cond.held} held")
-        if cond.reacted_round:
-            out.append("reacted")
-        return out

@@ -1,0 +1,180 @@
+"""d20 on the grid: defenses and reactions (dodge, parry, riposte...), one between two of a
+unit's turns, and attacks of opportunity. D20Grid takes these as its methods."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from game.content.schema import WeaponProfile
+from game.core import components as c
+from game.rulesets.tabletop.grid import GridRules
+from game.core.illegal import Illegal
+from game.core.session import Session
+from game.core.systems.attack import AttackPlan
+from game.core.systems.sight import unit_sees
+from game.rulesets.d20.core import Fighter, Situation, Weapon
+from game.rulesets.d20.common import AUTO_ORDER, TOTAL_DISENGAGE, Square, adjacent, guard_kind
+
+if TYPE_CHECKING:
+    from game.rulesets.d20.grid import D20Grid
+
+
+def defend(self: D20Grid, session: Session, uid: str, kind: str) -> None:
+    """Defensive Stance: no attack this turn (and none made already). Total Disengage: out
+    of every melee, and a 5-foot step with no attack of opportunity."""
+    if kind == TOTAL_DISENGAGE:
+        GridRules.defend(self, session, uid, kind)
+        session.get(uid, c.Tempo).move_left = 1      # "move up to 5 feet away"
+        return
+    if session.has(uid, c.Tempo) and session.get(uid, c.Tempo).attacks:
+        raise Illegal(f"{session.get(uid, c.Unit).name} has attacked this turn: "
+                      f"no {kind.replace('_', ' ')} now.")
+    GridRules.defend(self, session, uid, kind)
+
+def guard_for(self: D20Grid, session: Session, uid: str, kind: str) -> c.Guard:
+    table = self.core.p.attack_types
+    bonus = table[kind].enemy_hit if kind in table else 0
+    return c.Guard(kind, None, bonus)
+
+def choose_defense(self: D20Grid, session: Session, uid: str, choice: str) -> None:
+    if choice in self.core.p.reactions:
+        known = self.unit_profile(session, uid).reactions
+        if choice not in known:
+            name = session.get(uid, c.Unit).name
+            raise Illegal(f"{name} lacks the {choice} skill "
+                          f"(it knows: {', '.join(known) or 'none'}).")
+    GridRules.choose_defense(self, session, uid, choice)
+
+def can_react_now(self: D20Grid, session: Session, uid: str) -> str | None:
+    """Why the unit cannot make a reaction now, or None."""
+    name = session.get(uid, c.Unit).name
+    if not session.is_up(uid):
+        return f"{name} is down"
+    cond = session.get(uid, c.Condition)
+    if "stunned" in cond.statuses:
+        return f"{name} is stunned"
+    if cond.reacted_round:
+        return f"{name} has reacted this round"
+    return None
+
+def riposte_weapon(self: D20Grid, session: Session, uid: str) -> tuple[str, str] | None:
+    """(dice, damage type) a riposte deals: the melee weapon in hand, or bare hands.
+    CHOICE: with a firearm in hand a unit cannot riposte."""
+    held = session.get(uid, c.Loadout).current
+    profile: dict | WeaponProfile | None
+    if held is None:
+        profile = self.t.unarmed.profile
+        return (profile.get("damage", self.t.unarmed.damage),
+                profile.get("damage_type", "concussive"))
+    weapon = session.weapons[held.weapon]
+    profile = weapon.rules.get(self.engine) if weapon.rules else None
+    if weapon.kind != "melee" or profile is None:
+        return None
+    return profile.damage, profile.damage_type
+
+def reaction_order(self: D20Grid) -> tuple[str, ...]:
+    return AUTO_ORDER + tuple(r for r in self.core.p.reactions if r not in AUTO_ORDER)
+
+def usable_reactions(self: D20Grid, session: Session, plan: AttackPlan, weapon: Weapon,
+                     defender: Fighter) -> tuple[list[str], str]:
+    """The reactions the target knows and could make against this attack now (in the
+    order `auto` prefers on a tie), and why there are none."""
+    target = plan.target
+    attack_type = self.attack_type_of(plan)
+    if self.core.p.attack_types[attack_type].no_reaction:
+        return [], f"a {attack_type.replace('_', ' ')} cannot be reacted to"
+    why = self.can_react_now(session, target)
+    if why:
+        return [], why
+    attacker_at = session.position(plan.attacker)
+    assert attacker_at is not None, "an attacker stands on the map"
+    if not unit_sees(session, target, attacker_at):
+        return [], f"{defender.name} does not see the attack coming"
+    usable = []
+    for name in self.reaction_order():
+        sit = Situation(attack_type=attack_type, reaction=name)
+        if self.core.can_react(defender, weapon, sit) is not None:
+            continue
+        if name == "riposte" and self.riposte_weapon(session, target) is None:
+            continue
+        usable.append(name)
+    return usable, ("" if usable else f"{defender.name} has no reaction against this attack")
+
+def reaction_for(self: D20Grid, session: Session, plan: AttackPlan, weapon: Weapon,
+                 defender: Fighter) -> tuple[str, str]:
+    """(the reaction the target makes if hit, or "none"; why none).
+
+    `auto` takes the usable reaction with the highest bonus. A unit that asks (`ask`) is
+    asked before the attack (`asks`); attacks that cannot wait for an answer (overwatch,
+    attacks of opportunity, in the middle of a move) find it on `auto`.
+    """
+    usable, why = self.usable_reactions(session, plan, weapon, defender)
+    if not usable:
+        return "none", why
+    standing = session.get(plan.target, c.Condition).standing
+    if standing == "none":
+        return "none", f"{defender.name} does not react"
+    if standing in usable:
+        return standing, ""
+    if standing in self.core.p.reactions:
+        return "none", f"{defender.name} cannot {standing} this attack"
+    reactions, order = self.core.p.reactions, self.reaction_order()
+    return max(usable, key=lambda n: (defender.attributes.get(reactions[n].attribute, 0),
+                                      -order.index(n))), ""
+
+def asks(self: D20Grid, session: Session, plan: AttackPlan) -> tuple[str, ...]:
+    """A unit that asks chooses among the reactions it could make against this attack, or
+    none; there is nothing to ask when it has none."""
+    target = plan.target
+    if not session.is_up(target) or session.get(target, c.Condition).standing != "ask":
+        return ()
+    weapon, defender = self.weapon_for(plan), self.fighter(session, target)
+    usable, _ = self.usable_reactions(session, plan, weapon, defender)
+    return (*usable, "none") if usable else ()
+
+def reaction_bonus(self: D20Grid, session: Session, uid: str) -> int:
+    """+2 to reactions after the unit's own Defensive Strike (its `reaction_bonus`)."""
+    kind = self.core.p.attack_types.get(guard_kind(session, uid) or "")
+    return kind.reaction_bonus if kind is not None else 0
+
+
+def on_step(self: D20Grid, session: Session, uid: str, start: Square, step: Square) -> None:
+    """Stepping out of an adjacent enemy's melee reach provokes a basic attack from it.
+
+    CHOICE: being next to an enemy is being engaged with it; the attack of opportunity is
+    that enemy's one reaction between its turns (the seed: "Another reaction is the Attack
+    of Opportunity"). Total Disengage (a Full Action) prevents it until the unit's next
+    turn; the one-target Disengage is not offered.
+    """
+    for plan in self.provokers(session, uid, start, step):
+        if not session.is_up(uid):
+            return
+        session.get(plan.attacker, c.Condition).reacted_round = session.round
+        self.strike(session, plan, True, note="attack of opportunity")
+
+def provokers(self: D20Grid, session: Session, uid: str, start: Square,
+              step: Square) -> list[AttackPlan]:
+    """The attacks of opportunity a step from `start` to `step` would draw: one planned
+    attack for each enemy whose melee reach it leaves."""
+    if guard_kind(session, uid) == TOTAL_DISENGAGE:
+        return []                     # out of melee with everyone: no attack of opportunity
+    out = []
+    for enemy in session.order:
+        if session.side_of(enemy) == session.side_of(uid) or self.can_react_now(session, enemy):
+            continue
+        where = session.position(enemy)
+        if not adjacent(where, start) or adjacent(where, step):
+            continue
+        weapon = self.holds_melee(session, enemy)
+        if weapon is None or not unit_sees(session, enemy, start):
+            continue
+        mode = next((m for m in weapon.modes if m.name in ("basic", "unarmed")), None)
+        if mode is None:
+            continue
+        plan = AttackPlan(enemy, uid, weapon, mode, "torso", 0, 0, 0, 1)
+        try:
+            self.weapon_for(plan)
+        except Illegal:
+            continue
+        out.append(plan)
+    return out
