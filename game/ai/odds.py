@@ -18,6 +18,7 @@ import numpy as np
 
 from game.content.schema import WeaponSpec
 from game.core.dice import DiceCode
+from game.core.odds import dice_sum
 from game.core.ruleset import AttackSituation, Combatant
 from game.rulesets.skirmish.rules import SkirmishRules
 
@@ -110,13 +111,10 @@ def defense_total(rules: SkirmishRules, who: Combatant, cover: str, weapon: Weap
 
 @lru_cache(maxsize=256)
 def _dice_sum(count: int, sides: int) -> np.ndarray:
-    """P(sum = s) for s = 0 .. count * sides."""
-    dist = np.array([1.0])
-    face = np.ones(sides + 1)
-    face[0] = 0.0
-    face /= sides
-    for _ in range(count):
-        dist = np.convolve(dist, face)
+    """P(sum = s) for s = 0 .. count * sides, from the engine's own distribution."""
+    dist = np.zeros(count * sides + 1)
+    for total, p in dice_sum(count, sides).items():
+        dist[total] = p
     return dist
 
 
@@ -128,7 +126,7 @@ def hit_damage(code: str, multiplier: float, armor: int, cap: int, bonus: int = 
     out = np.zeros(cap + 1)
     for total, p in enumerate(sums):
         if p:
-            rolled = max(0, int((total + dc.bonus + bonus) * multiplier))
+            rolled = SkirmishRules.rolled_damage(total + dc.bonus + bonus, multiplier)
             out[min(cap, max(0, rolled - armor))] += p
     return out
 

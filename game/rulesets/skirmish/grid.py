@@ -21,6 +21,8 @@ from game.rulesets.skirmish import first_aid, grenades, suppression
 from game.rulesets.skirmish.rules import SkirmishRules
 
 Square = tuple[int, int]
+ACTIONS: dict[type, Callable[[Session, Any], None]] = {
+    Throw: grenades.throw, Suppress: suppression.suppress, Revive: first_aid.revive}
 
 
 class SkirmishGrid(SkirmishRules):
@@ -30,7 +32,7 @@ class SkirmishGrid(SkirmishRules):
     supports = frozenset({"aim", "grenades", "suppression", "first_aid", "opposed_checks"})
 
     def actions(self) -> dict[type, Callable[[Session, Any], None]]:
-        return {Throw: grenades.throw, Suppress: suppression.suppress, Revive: first_aid.revive}
+        return ACTIONS
 
     def special_costs(self, session: Session, uid: str) -> dict[str, int | None]:
         loadout = session.get(uid, c.Loadout)

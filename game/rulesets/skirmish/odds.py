@@ -7,12 +7,13 @@ from collections.abc import Callable
 
 from game.core.dice import DiceCode
 from game.core.odds import AttackOdds, Dist, dice_sum, mix, power, remap, states_of
+from game.rulesets.skirmish.rules import SkirmishRules
 
 
 def skirmish_hit_damage(code: DiceCode, multiplier: float, resist: int) -> Dist:
     """Damage one skirmish hit puts through armor, as SkirmishRules.damage computes it."""
     return remap(dice_sum(code.count, code.sides),
-                 lambda s: max(0, max(0, int((s + code.bonus) * multiplier)) - resist))
+                 lambda s: max(0, SkirmishRules.rolled_damage(s + code.bonus, multiplier) - resist))
 
 
 def skirmish_odds(hit_dist: list[float], per_hit: Dist, hp: int,

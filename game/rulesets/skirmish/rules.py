@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from game.content.schema import RulesetSpec, WeaponSpec
 from game.core.dice import Dice, DiceCode
 from game.core.events import Check
+from game.core.odds import dice_sum
 from game.core.ruleset import AttackSituation, Combatant, DamageRoll, Ruleset
 from game.core.grid import MoveCosts
 from game.rulesets.skirmish.params import SkirmishParams
@@ -148,9 +149,15 @@ class SkirmishRules(Ruleset):
         dc = DiceCode.parse(code)
         rolls = dice.roll_code(dc)
         multiplier = self.p.hit_locations[location].damage_multiplier if location in self.p.hit_locations else 1.0
-        rolled = max(0, int((sum(rolls) + dc.bonus + bonus) * multiplier))
+        rolled = self.rolled_damage(sum(rolls) + dc.bonus + bonus, multiplier)
         resisted = min(rolled, resist.get(damage_type, 0))
         return DamageRoll(rolls, rolled, resisted, rolled - resisted)
+
+    @staticmethod
+    def rolled_damage(total: int, multiplier: float) -> int:
+        """A hit's damage before armor: the dice and bonuses, times the location's multiplier,
+        rounded down (never below 0). Armor then takes off up to its resistance."""
+        return max(0, int(total * multiplier))
 
     @staticmethod
     def state_for(hp: int, constitution: int) -> str:
@@ -192,20 +199,9 @@ def _hit_distribution(die: int, margin: int, spread: int, rof: int) -> tuple[flo
 
 @lru_cache(maxsize=4096)
 def _expected_after_armor(code: DiceCode, bonus: int, multiplier: float, armor: int) -> float:
-    dist = _sum_distribution(code.count, code.sides)
-    return sum(p * max(0, int((s + code.bonus + bonus) * multiplier) - armor) for s, p in dist.items())
-
-
-@lru_cache(maxsize=256)
-def _sum_distribution(count: int, sides: int) -> dict[int, float]:
-    dist = {0: 1.0}
-    for _ in range(count):
-        nxt: dict[int, float] = {}
-        for total, p in dist.items():
-            for face in range(1, sides + 1):
-                nxt[total + face] = nxt.get(total + face, 0.0) + p / sides
-        dist = nxt
-    return dist
+    dist = dice_sum(code.count, code.sides)
+    return sum(p * max(0, SkirmishRules.rolled_damage(s + code.bonus + bonus, multiplier) - armor)
+               for s, p in dist.items())
 
 
 def rules_of(session: Session) -> SkirmishRules:
