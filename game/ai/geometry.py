@@ -146,7 +146,8 @@ def walk_field(grid: Grid, costs: MoveCosts, targets: Iterable[Square],
 
 
 def cover_scores(grid: Grid) -> np.ndarray:
-    """`Grid.cover_score` of every square, [y, x] (cached per map)."""
+    """How much cover each square offers in any direction: the cover levels of its eight
+    neighbours added up, [y, x] (cached per map)."""
     tables = per_grid(grid)
     if "cover scores" not in tables:
         padded = np.pad(grid.cover.astype(np.int32), 1)

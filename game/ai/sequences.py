@@ -28,7 +28,6 @@ class Shots:
     aim: int
     count: int
     cost: int            # AP for the whole sequence (aim included)
-    first_cost: int      # AP for the first attack (aim included)
     damage: float        # expected HP taken, capped at the target's HP
     down: float          # probability the target goes down (HP 0 or less)
 
@@ -69,7 +68,7 @@ def best_shots(rules: SkirmishRules, gun: Gun, locations: Locations, attack: int
                 value = damage + kill_value * down
                 if best is None or value > best.value + 1e-9:
                     best = Shots(value, name, loc, level, count, aim_ap + count * mode_ap,
-                                 aim_ap + mode_ap, damage, down)
+                                 damage, down)
     return best
 
 

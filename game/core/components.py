@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 STANCES = ("stand", "crouch", "prone")
-DOWN_STATES = ("unconscious", "dying", "dead")
 
 
 @dataclass(slots=True)

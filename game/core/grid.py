@@ -153,12 +153,6 @@ class Grid:
                 best = max(best, int(self.cover[cy, cx]))
         return COVER_LEVELS[best]
 
-    def cover_score(self, square: Square) -> int:
-        """How much cover a square offers in any direction (for choosing where to stand)."""
-        x, y = square
-        return sum(int(self.cover[y + dy, x + dx]) for dx, dy in NEIGHBOURS
-                   if self.in_bounds(x + dx, y + dy))
-
     # --- movement -------------------------------------------------------------------------
 
     def step_cost(self, start: Square, end: Square, costs: MoveCosts) -> int | None:

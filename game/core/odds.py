@@ -10,7 +10,6 @@ them alike. Each ruleset's own odds live in its package (game/rulesets/<name>/od
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -85,10 +84,6 @@ def mean(dist: Dist) -> float:
     return sum(value * p for value, p in dist.items())
 
 
-def at_least(dist: Dist, threshold: int) -> float:
-    return sum(p for value, p in dist.items() if value >= threshold)
-
-
 @dataclass(frozen=True)
 class AttackOdds:
     """The exact outcome of one attack: hit chance, hits, damage through armor, states after."""
@@ -118,7 +113,3 @@ def states_of(damage: Dist, state: Callable[[int], str]) -> dict[str, float]:
         out[state(value)] += p
     return dict(out)
 
-
-def binomial_tolerance(p: float, n: int, sigmas: float = 5.0) -> float:
-    """A tolerance for a simulated frequency: `sigmas` binomial standard errors (and a floor)."""
-    return sigmas * math.sqrt(max(p * (1 - p), 1.0 / n) / n)

@@ -81,10 +81,6 @@ def unit_info(battle: Battle, uid: str) -> UnitInfo:
         move_left=s.get(uid, c.Tempo).move_left if s.has(uid, c.Tempo) else None)
 
 
-def all_units(battle: Battle) -> list[UnitInfo]:
-    return [unit_info(battle, uid) for uid in battle.session.entities]
-
-
 def units_known_to(battle: Battle, side: str) -> list[UnitInfo]:
     """The side's own units, and the enemies it can see right now."""
     s = battle.session

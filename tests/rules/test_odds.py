@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from game.content.schema import RulesetSpec
 from game.core.dice import Dice, DiceCode
-from game.core.odds import AttackOdds, at_least, binomial_tolerance, mean
+from game.core.odds import AttackOdds, Dist, mean
 from game.rulesets.d20.core import D20Rules
 from game.rulesets.d20.core import Fighter as DF
 from game.rulesets.d20.core import Situation as DS
@@ -38,6 +38,15 @@ from tests.rules.rules_helpers import random_roll, spec
 N = 200_000
 CORE_N = 20_000
 
+
+
+def at_least(dist: Dist, threshold: int) -> float:
+    return sum(p for value, p in dist.items() if value >= threshold)
+
+
+def binomial_tolerance(p: float, n: int, sigmas: float = 5.0) -> float:
+    """A tolerance for a simulated frequency: `sigmas` binomial standard errors (and a floor)."""
+    return sigmas * math.sqrt(max(p * (1 - p), 1.0 / n) / n)
 
 def close(freq: float, p: float, n: int) -> bool:
     return abs(freq - p) <= binomial_tolerance(p, n)

@@ -9,7 +9,7 @@ from textual.app import App, ComposeResult
 
 from game.core.commands import Attack, EndTurn, Move
 from game.core.events import Refused
-from game.core.queries import all_units, reach, visible_squares
+from game.core.queries import reach, unit_info, visible_squares
 from game.ui.board import CELL, TerrainLook
 from game.ui.glyphs import SIDE_LETTERS
 from game.ui.scene import board_scene, known_units
@@ -67,7 +67,7 @@ async def test_no_enemy_out_of_sight_is_ever_drawn():
                 view.show(board_scene(match, side, known_units(match, side)))
                 drawn = drawn_squares(view, grid.width, grid.height)
                 seen = visible_squares(match.battle, side)
-                units = {u.square: u for u in all_units(match.battle) if u.square is not None}
+                units = {u.square: u for u in (unit_info(match.battle, uid) for uid in match.battle.session.entities) if u.square is not None}
                 for square, text in drawn.items():
                     unit = units.get(square)
                     x, y = square

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from game.core.session import Session
     from game.core.systems.attack import AttackPlan
 
-# The cores' words for a body's condition, in the engine's (see components.DOWN_STATES).
+# The cores' words for a body's condition, in the engine's (Health.state).
 STATES = {"ok": "ok", "wounded": "ok", "incapacitated": "unconscious", "unconscious": "unconscious",
           "dying": "dying", "dead": "dead"}
 
