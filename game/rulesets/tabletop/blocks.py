@@ -39,7 +39,11 @@ class BlockRules(Ruleset):
         kept = self._blocks.get((kind, ident))
         if kept is not None and kept[0] is raw:
             return kept[1]
-        profile = self.profile_models()[kind].model_validate(raw)
+        model = self.profile_models()[kind]
+        # Content is checked strictly when it loads (game/content/profiles.py). A save written
+        # before each ruleset had its own models carries every ruleset's keys with their
+        # defaults, so a battle reads only the keys its model has.
+        profile = model.model_validate({key: raw[key] for key in raw if key in model.model_fields})
         self._blocks[(kind, ident)] = (raw, profile)
         return profile
 
