@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -93,7 +93,7 @@ def _field_names() -> set[str]:
     return names
 
 
-def _data_path(loc: Loc, data: Any, error_type: str) -> tuple[Loc, int]:
+def _data_path(loc: Loc, data: Any, error_type: str, fields: Collection[str]) -> tuple[Loc, int]:
     """The loc with pydantic's union tags dropped, and how many of its parts exist in `data`."""
     path: list[Any] = []
     node, found = data, 0
@@ -106,15 +106,15 @@ def _data_path(loc: Loc, data: Any, error_type: str) -> tuple[Loc, int]:
         if exists and found == len(path):
             path.append(part)
             node, found = node[part], found + 1
-        elif index == len(loc) - 1 and (error_type == "missing" or part in _FIELDS):
+        elif index == len(loc) - 1 and (error_type == "missing" or part in fields):
             path.append(part)  # an absent key: missing, or its default failed a check
     return tuple(path), found
 
 
-def _message(error: Mapping[str, Any], path: Loc) -> str:
+def _message(error: Mapping[str, Any], path: Loc, fields: Collection[str]) -> str:
     kind, text = error["type"], error["msg"]
     if kind == "extra_forbidden":
-        return f"unknown key {path[-1]!r}" + suggest(path[-1], _FIELDS)
+        return f"unknown key {path[-1]!r}" + suggest(path[-1], fields)
     if kind == "missing":
         return f"missing required key {path[-1]!r}" if path else "missing required key"
     for prefix in _PREFIXES:
@@ -129,16 +129,20 @@ def _message(error: Mapping[str, Any], path: Loc) -> str:
 
 
 def from_validation(
-    error: ValidationError, data: Any, file: str, marks: MarkIndex, prefix: Loc = ()
+    error: ValidationError, data: Any, file: str, marks: MarkIndex, prefix: Loc = (),
+    *, fields: Collection[str] | None = None,
 ) -> list[Problem]:
-    """Every error of a pydantic validation of `data` (found at `prefix` in the file)."""
+    """Every error of a pydantic validation of `data` (found at `prefix` in the file).
+
+    `fields`: the key names an unknown key is compared with (default: every content model's)."""
+    known = _FIELDS if fields is None else fields
     problems = []
     for item in error.errors(include_url=False):
         loc = tuple(item["loc"])
-        path, found = _data_path(loc, data, item["type"])
+        path, found = _data_path(loc, data, item["type"], known)
         at_key = item["type"] == "extra_forbidden" or "[key]" in loc
         line, column = marks.locate(prefix + path[:found], key=at_key and found == len(path))
-        message = _message(item, path)
+        message = _message(item, path, known)
         problems.append(Problem(file, line, column, format_key(prefix + path), message))
     return problems
 

@@ -105,52 +105,6 @@ class FireMode(Strict):
     rof: int = Field(default=1, ge=1, le=100)
 
 
-class WeaponProfile(Strict):
-    """A weapon's numbers under one other ruleset (keyed by the ruleset's engine name)."""
-
-    skill: Ident | None = None       # Eclipse/OpenD6 attack skill: guns, melee, marksmanship...
-    damage: str = Field(min_length=2, max_length=16)
-    """Eclipse/d20: dice like 2d10, 1d8+1; OpenD6: a die code like 4D, 3D+2, or +1D (adds Strength
-    Damage). Either form is accepted here; the engine checks the one its ruleset needs."""
-    armor: Literal["kinetic", "energy"] = "kinetic"   # Eclipse: which armor value applies
-    armor_piercing: bool = False     # eclipse2: halves the armor
-    armor_penetration: int = Field(default=0, ge=0, le=100)   # eclipse1: taken off the armor
-    burst: str | None = None         # eclipse2: extra dice when fired in bursts (1d10)
-    damage_type: Ident = "piercing"  # d20: slashing, piercing, concussive, rending, fire, aether...
-    style: Literal["melee", "finesse", "ranged", "magic"] | None = None
-    """d20; None: melee for melee weapons, ranged for firearms."""
-    crit_range: int = Field(default=20, ge=2, le=20)  # d20: criticals on crit_range..20
-    advanced: bool = False           # d20 proficiency class
-    handgun: bool = False            # d20: +2 within 5 ft
-    two_handed: bool = False         # d20: -4 with a two-handed ranged weapon within 5 ft
-    ranges: tuple[int, int, int] | None = None   # OpenD6: short/medium/long limits in meters
-    attack_types: list[Ident] | None = None
-    """d20: the attack types this weapon allows; None: every one its style allows."""
-
-    @field_validator("damage")
-    @classmethod
-    def _damage_code(cls, value: str) -> str:
-        if DICE_RE.match(value):
-            return check_dice(value)
-        if D6_CODE_RE.match(value.strip()):
-            return value
-        raise ValueError(f"{value!r} is neither dice like 2d10 or 1d8+1 nor a die code like 4D, "
-                         "3D+2 or +1D")
-
-    @field_validator("burst")
-    @classmethod
-    def _burst_dice(cls, value: str | None) -> str | None:
-        return None if value is None else check_dice(value)
-
-    @field_validator("ranges")
-    @classmethod
-    def _ranges_grow(cls, value: tuple[int, int, int] | None) -> tuple[int, int, int] | None:
-        if value is not None and not 0 < value[0] <= value[1] <= value[2]:
-            raise ValueError("ranges are [short, medium, long] in meters: positive, each at least "
-                             "the one before")
-        return value
-
-
 class WeaponSpec(Strict):
     id: Ident
     name: str
@@ -169,8 +123,9 @@ class WeaponSpec(Strict):
     reload_ap: int = Field(default=0, ge=0, le=60)
     draw_ap: int = Field(default=1, ge=0, le=60)
     modes: list[FireMode] = Field(default_factory=list, validate_default=True)
-    rules: dict[Ident, WeaponProfile] = Field(default_factory=dict)
-    """The weapon under other rulesets, by engine name (eclipse2, eclipse1, opend6, d20)."""
+    rules: dict[Ident, dict[str, Any]] = Field(default_factory=dict)
+    """The weapon under other rulesets, by engine name (eclipse2, eclipse1, opend6, d20); each
+    block is checked by that engine's ruleset (game/rulesets/<name>/profiles.py)."""
 
     @field_validator("damage")
     @classmethod
@@ -200,32 +155,13 @@ class WeaponSpec(Strict):
         return modes
 
 
-class ArmorProfile(Strict):
-    """An armor's numbers under one other ruleset (keyed by the ruleset's engine name)."""
-
-    kinetic: int = Field(default=0, ge=0, le=100)    # Eclipse
-    energy: int = Field(default=0, ge=0, le=100)     # Eclipse
-    armor: int | str = 0                              # OpenD6: a number or a die code like 1D+1
-    armor_rating: int = Field(default=0, ge=-20, le=20)   # d20: added to the unit's armor_rating
-    resistances: list[Ident] = Field(default_factory=list)   # d20: damage types halved
-    weaknesses: list[Ident] = Field(default_factory=list)    # d20: damage types doubled
-
-    @field_validator("armor")
-    @classmethod
-    def _armor_value(cls, value: int | str) -> int | str:
-        if isinstance(value, int):
-            if value < 0:
-                raise ValueError("armor is a number of 0 or more, or a die code like 1D+1")
-            return value
-        return check_d6(value)
-
-
 class ArmorSpec(Strict):
     id: Ident
     name: str
     resist: dict[DamageType, Annotated[int, Field(ge=0, le=200)]] = Field(default_factory=dict)
-    rules: dict[Ident, ArmorProfile] = Field(default_factory=dict)
-    """The armor under other rulesets, by engine name; none: no armor under that ruleset."""
+    rules: dict[Ident, dict[str, Any]] = Field(default_factory=dict)
+    """The armor under other rulesets, by engine name; none: no armor under that ruleset. Each
+    block is checked by that engine's ruleset (game/rulesets/<name>/profiles.py)."""
 
 
 # --- units and squads ------------------------------------------------------------------------
@@ -233,20 +169,6 @@ class ArmorSpec(Strict):
 class CarriedWeapon(Strict):
     weapon: Ident
     spare_magazines: int = Field(default=2, ge=0, le=50)
-
-
-class UnitProfile(Strict):
-    """A unit's numbers under one other ruleset (keyed by the ruleset's engine name)."""
-
-    hp: int = Field(ge=1, le=1000)   # Durability (Eclipse), Body Points (OpenD6), hit points (d20)
-    attributes: dict[Ident, Stat] = Field(default_factory=dict)
-    """OpenD6 die codes written "3D+1" are stored as pips: dice * 3 + pips (3D+1 -> 10)."""
-    skills: dict[Ident, Stat] = Field(default_factory=dict)   # the same conversion
-    death_rating: int = Field(default=0, ge=0, le=2000)   # Eclipse; 0: the ruleset's default
-    reactions: list[Ident] = Field(default_factory=list)  # d20 reactions: dodge, parry, riposte
-    resistances: list[Ident] = Field(default_factory=list)   # d20 damage types halved
-    weaknesses: list[Ident] = Field(default_factory=list)    # d20 damage types doubled
-    size: Ident = "medium"           # d20 size name
 
 
 class UnitSpec(Strict):
@@ -262,8 +184,9 @@ class UnitSpec(Strict):
     weapons: list[CarriedWeapon] = Field(default_factory=list)
     armor: Ident | None = None
     grenades: dict[Ident, Annotated[int, Field(ge=0, le=20)]] = Field(default_factory=dict)
-    rules: dict[Ident, UnitProfile] = Field(default_factory=dict)
-    """The unit under other rulesets, by engine name (eclipse2, eclipse1, opend6, d20)."""
+    rules: dict[Ident, dict[str, Any]] = Field(default_factory=dict)
+    """The unit under other rulesets, by engine name (eclipse2, eclipse1, opend6, d20); each
+    block is checked by that engine's ruleset (game/rulesets/<name>/profiles.py)."""
 
 
 class SquadMember(Strict):

@@ -12,6 +12,7 @@ from game.content.maps import ParsedMap, scan_map
 from pydantic import ValidationError
 
 from game.content.problems import Problem, from_validation, suggest, unique
+from game.content.profiles import block_of, check_rules_keys
 from game.content.schema import MapSpec, RulesetSpec, ScenarioSpec, UnitSpec
 from game.rulesets import RULESETS, file_blocks, needs_profiles
 
@@ -22,28 +23,6 @@ reads them from the unit's `rules: {engine: {...}}` block."""
 
 def _unknown(library: Library, kind: str, name: str) -> str:
     return f"unknown {kind} {name!r}" + suggest(name, library.table(kind))
-
-
-def _engines(library: Library) -> set[str]:
-    return {spec.engine for spec in library.rulesets.values()}
-
-
-def check_rules_keys(library: Library, kind: str, ident: str) -> list[Problem]:
-    """A `rules:` block is keyed by the engine of a known ruleset, never by skirmish."""
-    spec, origin = library.table(kind)[ident], library.origins[(kind, ident)]
-    engines = {engine for engine in _engines(library) if needs_profiles(engine)}
-    problems = []
-    for engine in spec.rules:
-        if not needs_profiles(engine):
-            message = (f"{engine} stats are the item's own keys (attributes, skills, damage, "
-                       f"resist ...): remove rules: {{{engine}: ...}}")
-        elif engine in engines:
-            continue
-        else:
-            message = (f"rules are keyed by a ruleset's engine; no ruleset has engine {engine!r}"
-                       + suggest(engine, engines) + f" (engines: {', '.join(sorted(engines))})")
-        problems.append(library.problem(origin, ("rules", engine), message, key=True))
-    return problems
 
 
 def check_unit(library: Library, unit_id: str) -> list[Problem]:
@@ -230,22 +209,24 @@ def _unit_profile(
     scope: Library, unit: UnitSpec, ruleset: RulesetSpec, lead: str
 ) -> list[Problem]:
     engine, origin = ruleset.engine, scope.origins[("unit", unit.id)]
-    profile = unit.rules.get(engine)
-    if profile is None:
+    if engine not in unit.rules:
         if lead:
             message = f"{lead}unit {unit.id!r} has no stats for it"
         else:
             message = f"no stats for ruleset {ruleset.id!r} (engine {engine})"
         message += f": add rules: {{{engine}: {{...}}}}"
         return [scope.problem(origin, ("rules", engine), message)]
+    profile, problems = block_of(scope, "unit", unit.id, engine)
+    if profile is None:
+        return problems
     problems = _missing_stats(scope, origin, unit.id, ruleset, profile.attributes, profile.skills,
                               ("rules", engine), lead)
-    problems += _names(scope, origin, ("rules", engine, "reactions"), profile.reactions,
-                       ruleset, "reactions", "reaction", lead)
-    sizes = _table(ruleset, "sizes")
-    if sizes is not None and profile.size not in sizes:
-        message = (f"{lead}unknown size {profile.size!r} in ruleset {ruleset.id!r}"
-                   + suggest(profile.size, sizes) + f" (known: {', '.join(sizes)})")
+    problems += _names(scope, origin, ("rules", engine, "reactions"),
+                       getattr(profile, "reactions", []), ruleset, "reactions", "reaction", lead)
+    sizes, size = _table(ruleset, "sizes"), getattr(profile, "size", None)
+    if sizes is not None and size is not None and size not in sizes:
+        message = (f"{lead}unknown size {size!r} in ruleset {ruleset.id!r}"
+                   + suggest(size, sizes) + f" (known: {', '.join(sizes)})")
         problems.append(scope.problem(origin, ("rules", engine, "size"), message))
     return problems
 
@@ -267,8 +248,7 @@ def _profile_stats(
     for weapon_id, units in carriers.items():
         weapon, origin = scope.weapons[weapon_id], scope.origins[("weapon", weapon_id)]
         names = ", ".join(repr(name) for name in units)
-        profile = weapon.rules.get(engine)
-        if profile is None:
+        if engine not in weapon.rules:
             carried_by = f"carried by unit{'s' if len(units) > 1 else ''} {names}"
             if lead:
                 message = f"{lead}weapon {weapon_id!r}, {carried_by}, has no stats for it"
@@ -276,9 +256,13 @@ def _profile_stats(
                 message = f"no stats for ruleset {ruleset.id!r} (engine {engine}), {carried_by}"
             message += f": add rules: {{{engine}: {{...}}}}"
             problems.append(scope.problem(origin, ("rules", engine), message))
-        elif profile.attack_types is not None:
+            continue
+        profile, invalid = block_of(scope, "weapon", weapon_id, engine)
+        problems += invalid
+        attack_types = getattr(profile, "attack_types", None)
+        if attack_types is not None:
             problems += _names(scope, origin, ("rules", engine, "attack_types"),
-                               profile.attack_types, ruleset, "attack_types", "attack type", lead)
+                               attack_types, ruleset, "attack_types", "attack type", lead)
     return problems
 
 

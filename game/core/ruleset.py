@@ -111,6 +111,11 @@ class Ruleset:
     # Whether units and weapons need a `rules: {engine: ...}` block (their numbers under this
     # ruleset), or are played with their own stats.
     profiles: ClassVar[bool] = False
+    # The models of a weapon's, an armor's and a unit's `rules: {engine: ...}` block under this
+    # ruleset (see `profile_models`); None: the ruleset reads the item's own stats.
+    WeaponProfile: ClassVar[type[BaseModel] | None] = None
+    ArmorProfile: ClassVar[type[BaseModel] | None] = None
+    UnitProfile: ClassVar[type[BaseModel] | None] = None
     # The ruleset's side of the referee's calculator (game/resolve): a module with `Model`,
     # `rules_for`, `resolve` and `odds`; None where it has none.
     calculator: ClassVar[Any] = None
@@ -135,6 +140,13 @@ class Ruleset:
         """The blocks of a ruleset file this ruleset reads, each with the model that checks it
         when content is loaded."""
         return {"params": cls.Params} if cls.Params is not None else {}
+
+    @classmethod
+    def profile_models(cls) -> dict[str, type[BaseModel]]:
+        """The model that checks each kind's `rules: {engine: ...}` block ("weapon", "armor",
+        "unit") when content is loaded, and that the ruleset reads it through."""
+        models = {"weapon": cls.WeaponProfile, "armor": cls.ArmorProfile, "unit": cls.UnitProfile}
+        return {kind: model for kind, model in models.items() if model is not None}
 
     def actions(self) -> dict[type, Callable[[Session, Any], None]]:
         """Systems for the ruleset's own commands (Throw, Suppress, Revive...), by type."""

@@ -51,6 +51,13 @@ def needs_profiles(engine: str) -> bool:
     return cls.profiles if cls is not None else True
 
 
+def profile_model(engine: str, kind: str) -> type[BaseModel] | None:
+    """The model of a `kind` ("weapon", "armor", "unit") item's `rules: {engine: ...}` block;
+    None for an engine no ruleset plays, or one that reads the item's own stats."""
+    cls = RULESETS.get(engine)
+    return cls.profile_models().get(kind) if cls is not None else None
+
+
 def find_ruleset(spec: RulesetSpec) -> Ruleset:
     cls = ruleset_class(spec.engine)
     if cls is None:
@@ -70,4 +77,4 @@ def load_battle(state: dict[str, Any]) -> Battle:
 
 
 __all__ = ["RULESETS", "UnknownRuleset", "find_ruleset", "load_battle", "new_battle", "file_blocks", "needs_profiles",
-           "ruleset_class"]
+           "profile_model", "ruleset_class"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +16,7 @@ from game.content.loader import (
     playable_rulesets,
     validate_paths,
 )
+from game.rulesets import profile_model
 from tests.content.content_helpers import Write, only, problems_in
 
 ENGINES = ("eclipse2", "eclipse1", "opend6", "d20")
@@ -54,6 +56,13 @@ def scenario(ident: str, ruleset: str, *units: str) -> str:
             "  - {id: b, name: B, zone: bravo, members: [{unit: rifleman, count: 2}]}\n")
 
 
+def read_block(engine: str, kind: str, block: dict) -> Any:
+    """A `rules[engine]` block read through the model of the ruleset that plays `engine`."""
+    model = profile_model(engine, kind)
+    assert model is not None
+    return model.model_validate(block)
+
+
 def line_of(path: Path, text: str) -> int:
     """The 1-based line of the first line of `path` that contains `text`."""
     lines = path.read_text().splitlines()
@@ -70,11 +79,14 @@ def test_die_codes_are_stored_as_pips(write: Write) -> None:
         skills: {marksmanship: 12, dodge: " 5D + 2 "}
     """))
     assert problems_in(path) == []
-    profile = load_library([path]).units["brawler"].rules["opend6"]
+    block = load_library([path]).units["brawler"].rules["opend6"]
+    profile = read_block("opend6", "unit", block)
     assert profile.attributes == {"agility": 10, "physique": 12, "perception": 8,
                                   "coordination": 5}
     assert profile.skills == {"marksmanship": 12, "dodge": 17}
-    assert (profile.hp, profile.size, profile.death_rating) == (30, "medium", 0)
+    size, death_rating = read_block("d20", "unit", block).size, read_block(
+        "eclipse2", "unit", block).death_rating     # the defaults of the rulesets that read them
+    assert (profile.hp, size, death_rating) == (30, "medium", 0)
 
 
 def test_a_bad_die_code_names_file_line_and_key(write: Write) -> None:
@@ -101,17 +113,17 @@ def test_weapon_and_armor_codes_are_checked(write: Write) -> None:
             damage: 2d6
             modes: [{name: single, ap: 2}]
             rules:
-              eclipse2: {skill: guns, damage: 2d10+4, burst: 1d10}
-              opend6: {skill: marksmanship, damage: +1D+2, ranges: [10, 25, 50]}
+              eclipse2: {skill: guns, damage: 2d10+4, burst: 3D}
+              opend6: {skill: marksmanship, damage: +1D+2, ranges: [50, 25, 100]}
               d20: {damage: 2x10, crit_range: 1}
-              eclipse1: {damage: 1d10, burst: 3D, ranges: [50, 25, 100]}
+              eclipse1: {damage: 1d10, armor_penetration: 2}
     """)
     problems = problems_in(weapons)
     assert "neither dice like 2d10" in only(problems, "weapons[0].rules.d20.damage").message
     assert only(problems, "weapons[0].rules.d20.crit_range").line == line_of(weapons, "2x10")
-    assert "not a dice code" in only(problems, "weapons[0].rules.eclipse1.burst").message
+    assert "not a dice code" in only(problems, "weapons[0].rules.eclipse2.burst").message
     assert "ranges are [short, medium, long]" in only(
-        problems, "weapons[0].rules.eclipse1.ranges").message
+        problems, "weapons[0].rules.opend6.ranges").message
     assert len(problems) == 4
     armor = write("a.yaml", """
         armor:
@@ -131,7 +143,31 @@ def test_weapon_and_armor_codes_are_checked(write: Write) -> None:
                                          "armor[1].rules.eclipse2.kinetic"]
     assert problems[0].line == line_of(armor, "armor: 1Q")
     armor.write_text(armor.read_text().split("  - id: foil")[0])
-    assert load_library([armor]).armor["tin"].rules["opend6"].armor == "1D+1"  # kept as written
+    tin = load_library([armor]).armor["tin"]
+    assert read_block("opend6", "armor", tin.rules["opend6"]).armor == "1D+1"  # kept as written
+
+
+def test_a_key_its_ruleset_never_reads_is_reported(write: Write) -> None:
+    path = write("w.yaml", """
+        weapons:
+          - id: sabre
+            name: Sabre
+            kind: melee
+            damage: 1d8
+            modes: [{name: strike, ap: 2}]
+            rules:
+              d20: {damage: 1d8, crit_rang: 19}
+              eclipse1: {skill: melee, damage: 1d10, burst: 1d10}
+    """)
+    problems = problems_in(path)
+    typo = only(problems, "weapons[0].rules.d20.crit_rang")
+    assert typo.message == "unknown key 'crit_rang' (did you mean 'crit_range'?)"
+    line = line_of(path, "crit_rang")
+    column = path.read_text().splitlines()[line - 1].index("crit_rang") + 1
+    assert (typo.line, typo.column) == (line, column)
+    burst = only(problems, "weapons[0].rules.eclipse1.burst")  # eclipse2 reads it, eclipse1 not
+    assert burst.message == "unknown key 'burst'"
+    assert len(problems) == 2
 
 
 def test_rules_are_keyed_by_a_known_engine(write: Write) -> None:
@@ -246,7 +282,7 @@ def test_load_setup_under_another_ruleset() -> None:
 
 def test_load_setup_refuses_a_ruleset_the_units_lack(write: Write) -> None:
     write("u.yaml", "units:\n" + unit("rookie") + unit("veteran", rules=D20_BLOCK.replace(
-        "d20:", "eclipse2:")))
+        "d20:", "eclipse2:").replace("reactions: [dodge]", "")))
     path = write("s.yaml", scenario("probe", "skirmish", "rookie", "veteran"))
     library = load_library([path.parent])
     assert load_setup("probe", library).ruleset.id == "skirmish"
@@ -274,7 +310,8 @@ def test_playable_rulesets(write: Write) -> None:
     eclipse = D20_BLOCK.replace("d20:", "eclipse2:").replace(
         "{str: 1, dex: 2, per: 0, wil: 0, mag: 0, vit: 1, armor_rating: 13}",
         "{cog: 10, int: 10, ref: 15, sav: 10, som: 15, wil: 10, wound_threshold: 7}").replace(
-        "{awareness: 2, stealth: 1}", "{fray: 40, guns: 45, melee: 40, athletics: 40}")
+        "{awareness: 2, stealth: 1}", "{fray: 40, guns: 45, melee: 40, athletics: 40}").replace(
+        "reactions: [dodge]", "")
     write("u.yaml", "units:\n" + unit("rookie", rules=eclipse))
     path = write("s.yaml", scenario("probe", "skirmish", "rookie"))
     library = load_library([path.parent])
@@ -302,7 +339,9 @@ def test_every_bundled_unit_weapon_and_armor_has_every_block() -> None:
 
 
 def test_elite_characters_outclass_troopers() -> None:
-    maire, trooper = LIBRARY.units["maire"].rules, LIBRARY.units["olea_trooper"].rules
+    maire, trooper = ({engine: read_block(engine, "unit", block)
+                       for engine, block in LIBRARY.units[ident].rules.items()}
+                      for ident in ("maire", "olea_trooper"))
     assert maire["eclipse2"].skills["guns"] > trooper["eclipse2"].skills["guns"]
     assert maire["eclipse1"].skills["fray"] > trooper["eclipse1"].skills["fray"]
     assert maire["opend6"].skills["marksmanship"] > trooper["opend6"].skills["marksmanship"]

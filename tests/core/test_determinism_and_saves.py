@@ -113,3 +113,25 @@ def test_a_loaded_battle_brings_back_its_events_for_the_log():
     with new_battle(setup, 5) as fresh:
         expected = [e.to_dict() for e in fresh.opening] + [e for batch in events[:10] for e in batch]
     assert replayed == expected
+
+
+def test_a_save_whose_blocks_carry_keys_of_other_rulesets_still_loads():
+    """Saves once carried every ruleset's keys in each `rules:` block, with their defaults; a
+    battle reads the keys its ruleset has and replays the same."""
+    setup = load_setup("opend6_alley")
+    players = {s.id: make_player("simple", s.id, 5) for s in setup.scenario.sides}
+    with new_battle(setup, 5) as battle:
+        for _ in range(12):
+            if battle.session.over:
+                break
+            battle.submit(players[battle.session.side_of(battle.session.active)].next_command(battle))
+        state = json.loads(json.dumps(battle.state()))
+    extra = {"units": {"death_rating": 0, "reactions": [], "size": "medium"},
+             "weapons": {"crit_range": 20, "burst": None, "armor": "kinetic"},
+             "armor": {"kinetic": 0, "armor_rating": 0}}
+    for kind, keys in extra.items():
+        for item in state["setup"][kind]:
+            for block in item["rules"].values():
+                block.update(keys)
+    with load_battle(state) as loaded:   # the digest of the replayed battle is checked
+        assert len(loaded.commands) == len(state["commands"]) > 0

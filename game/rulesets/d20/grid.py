@@ -36,6 +36,7 @@ from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems.attack import AttackPlan
 from game.rulesets.d20 import calculator as calculator_side
+from game.rulesets.d20 import profiles
 from game.rulesets.d20.core import D20Rules, Fighter, Outcome, Situation, Style, Weapon
 from game.rulesets.eclipse.core import roller_from
 from game.rulesets.d20 import reactions, turns, words
@@ -48,6 +49,9 @@ class D20Grid(GridRules):
     name = "d20"
     core_class = D20Rules
     Params = D20Rules.Params
+    WeaponProfile = profiles.WeaponProfile
+    ArmorProfile = profiles.ArmorProfile
+    UnitProfile = profiles.UnitProfile
     defense_choices = ("auto", "dodge", "parry", "riposte", "none")
 
     def __init__(self, spec: Any) -> None:
@@ -145,7 +149,7 @@ class D20Grid(GridRules):
         magazine ("weapon must have burst / auto capabilities"). A burst fires as many rounds as
         the weapon's largest mode; full auto the whole magazine.
         """
-        profile = weapon.rules.get(self.engine) if weapon.rules else None
+        profile = self.weapon_block(weapon)
         style = self.style_of(weapon, profile)
         listed = profile.attack_types if profile is not None else None
         burst = max((m.rof for m in weapon.modes), default=1)

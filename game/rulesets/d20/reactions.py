@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from game.content.schema import WeaponProfile
 from game.core import components as c
 from game.rulesets.tabletop.grid import GridRules
 from game.core.illegal import Illegal
@@ -61,13 +60,11 @@ def riposte_weapon(self: D20Grid, session: Session, uid: str) -> tuple[str, str]
     """(dice, damage type) a riposte deals: the melee weapon in hand, or bare hands.
     CHOICE: with a firearm in hand a unit cannot riposte."""
     held = session.get(uid, c.Loadout).current
-    profile: dict | WeaponProfile | None
     if held is None:
-        profile = self.t.unarmed.profile
-        return (profile.get("damage", self.t.unarmed.damage),
-                profile.get("damage_type", "concussive"))
+        fists = self.t.unarmed.profile
+        return (fists.get("damage", self.t.unarmed.damage), fists.get("damage_type", "concussive"))
     weapon = session.weapons[held.weapon]
-    profile = weapon.rules.get(self.engine) if weapon.rules else None
+    profile = self.weapon_block(weapon)
     if weapon.kind != "melee" or profile is None:
         return None
     return profile.damage, profile.damage_type

@@ -17,6 +17,7 @@ from game.rulesets.tabletop.grid import GridRules
 from game.core.events import Check, StanceChanged, StatusChanged
 from game.core.illegal import Illegal
 from game.rulesets.eclipse import calculator as calculator_side
+from game.rulesets.eclipse import profiles
 from game.rulesets.eclipse.first import Eclipse1Rules
 from game.rulesets.eclipse.second import Eclipse2Rules
 from game.rulesets.eclipse.core import D100, Defense, Fighter, Situation, Weapon, attack_odds, roller_from
@@ -31,6 +32,8 @@ class EclipseGrid(GridRules):
     calculator: ClassVar[Any] = calculator_side
     name = "eclipse"
     defense_choices = ("auto", "fray", "melee")
+    ArmorProfile = profiles.ArmorProfile
+    UnitProfile = profiles.UnitProfile
 
     # --- reading units ------------------------------------------------------------------------
 
@@ -87,7 +90,7 @@ class EclipseGrid(GridRules):
         candidates = {self.weapon_profile(session.weapons[w.weapon]).skill
                       for w in session.get(uid, c.Loadout).weapons
                       if session.weapons[w.weapon].kind == "melee"
-                      and session.weapons[w.weapon].rules.get(self.engine)}
+                      and self.weapon_block(session.weapons[w.weapon]) is not None}
         candidates.add(self.t.unarmed.profile.get("skill") or "")
         known = [s for s in candidates if s and s in skills]
         return max(known, key=lambda s: skills[s], default="melee")
@@ -206,9 +209,11 @@ class Eclipse2Grid(EclipseGrid):
     name = "eclipse2"
     core_class = Eclipse2Rules
     Params = Eclipse2Rules.Params
+    WeaponProfile = profiles.Weapon2Profile
 
 
 class Eclipse1Grid(EclipseGrid):
     name = "eclipse1"
     core_class = Eclipse1Rules
     Params = Eclipse1Rules.Params
+    WeaponProfile = profiles.Weapon1Profile

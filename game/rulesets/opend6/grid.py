@@ -26,6 +26,7 @@ from game.core.illegal import Illegal
 from game.rulesets.eclipse.core import roller_from
 from game.core.odds import mean
 from game.rulesets.opend6 import calculator as calculator_side
+from game.rulesets.opend6 import profiles
 from game.rulesets.opend6.odds import opend6_odds
 from game.rulesets.opend6.core import (D6Code, D6Roll, DefenseChoice, Fighter, OpenD6Rules, Outcome,
                                        Situation, Weapon)
@@ -69,6 +70,9 @@ class OpenD6Grid(GridRules):
     name = "opend6"
     core_class = OpenD6Rules
     Params = OpenD6Rules.Params
+    WeaponProfile = profiles.WeaponProfile
+    ArmorProfile = profiles.ArmorProfile
+    UnitProfile = profiles.UnitProfile
     reroll_initiative = True
     # OpenD6 defenses are actions taken on the defender's own turn (`Defend`); when attacked, a
     # unit uses the one it took, or its passive defense. There is no standing choice to make.

@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from pydantic import BaseModel
 
-from game.content.schema import FireMode, RulesetSpec, UnitSpec, WeaponProfile, WeaponSpec
+from game.content.schema import FireMode, RulesetSpec, UnitSpec, WeaponSpec
 from game.core import components as c
 from game.core.events import AttackResolved, Check, Defended, DefenseChosen, StatusChanged
 from game.core.grid import MoveCosts, Reach
 from game.core.illegal import Illegal
 from game.core.systems.health import apply_damage
-from game.core.ruleset import DamageRoll, Ruleset
+from game.core.ruleset import DamageRoll
+from game.rulesets.tabletop.blocks import BlockRules
 from game.rulesets.tabletop.params import TacticalParams
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ STATES = {"ok": "ok", "wounded": "ok", "incapacitated": "unconscious", "unconsci
           "dying": "dying", "dead": "dead"}
 
 
-class GridRules(Ruleset):
+class GridRules(BlockRules):
     """Shared machinery; subclasses name their core and resolve attacks."""
 
     name = "grid"
@@ -59,12 +60,9 @@ class GridRules(Ruleset):
                              "on the grid (see docs/RULESETS.md)")
         self.t = TacticalParams.model_validate(tactical)
         self.p = self.t                 # what shared systems read: overwatch, hit_locations, unarmed...
+        self._blocks = {}
         m = self.t.movement
         self.move_costs = MoveCosts(1, m.diagonal, m.rough_extra, m.corner_cutting)
-
-    @property
-    def engine(self) -> str:
-        return self.spec.engine
 
     # --- content ----------------------------------------------------------------------------
 
@@ -74,7 +72,7 @@ class GridRules(Ruleset):
 
     def unit_body(self, spec: UnitSpec) -> tuple[dict[str, int], dict[str, int], int, int]:
         """(attributes, skills, hp, AP per turn) of a unit under this ruleset."""
-        profile = spec.rules.get(self.engine)
+        profile = self.block("unit", spec.id, spec.rules.get(self.engine))
         if profile is None:
             raise ValueError(f"unit {spec.id!r} has no stats for ruleset {self.spec.id!r}")
         attributes = dict(profile.attributes)
@@ -82,24 +80,6 @@ class GridRules(Ruleset):
 
     def unit_components(self) -> list[Any]:
         return [c.Condition(), c.Tempo()]
-
-    def unit_profile(self, session: Session, uid: str) -> Any:
-        template = session.templates[session.get(uid, c.Unit).template]
-        return template.rules[self.engine]
-
-    def weapon_profile(self, weapon: WeaponSpec) -> Any:
-        """The weapon's block for this ruleset; for bare hands, the ruleset's own numbers."""
-        if weapon.id == "unarmed":
-            return WeaponProfile.model_validate(self.t.unarmed.profile)
-        profile = weapon.rules.get(self.engine)
-        if profile is None:
-            raise Illegal(f"The {weapon.name} has no numbers under the {self.spec.name} rules.")
-        return profile
-
-    def armor_profile(self, session: Session, uid: str) -> Any | None:
-        armor_id = session.get(uid, c.Armor).armor
-        armor = session.armors.get(armor_id) if armor_id else None
-        return armor.rules.get(self.engine) if armor is not None else None
 
     def modes_for(self, weapon: WeaponSpec) -> list[FireMode]:
         """The weapon's fire modes, each priced at the ruleset's attack cost."""
