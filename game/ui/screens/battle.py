@@ -104,6 +104,11 @@ class BattleScreen(Orders, TurnFlow, GameScreen):
         self.items: list | None = None
         self._shown: dict[str, object] = {}
         self.ready = False                 # keys wait until the screen is mounted
+        # The widgets, kept from the start: a late callback never has to find them by query.
+        self.map = MapView(self.look, id="map")
+        self.parts = {name: Static(id=name, markup=False)
+                      for name in ("status", "unit-card", "target-card", "turn-card", "actions")}
+        self.log_view = CombatLog(id="log", wrap=True, max_lines=2000)
         self.init_flow()
 
     def _first_square(self, match: Match) -> Square | None:
@@ -117,19 +122,18 @@ class BattleScreen(Orders, TurnFlow, GameScreen):
         return match.position(own[0]) if own else None
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status", markup=False)
+        yield self.parts["status"]
         with Horizontal(id="battle-main"):
-            yield MapView(self.look, id="map")
+            yield self.map
             with SidePanel(id="side"):
-                yield Static(id="unit-card", markup=False)
-                yield Static(id="target-card", markup=False)
-                yield Static(id="turn-card", markup=False)
-        yield Static(id="actions", markup=False)
-        yield CombatLog(id="log", wrap=True, max_lines=2000)
+                yield self.parts["unit-card"]
+                yield self.parts["target-card"]
+                yield self.parts["turn-card"]
+        yield self.parts["actions"]
+        yield self.log_view
         yield Footer()
 
     def on_mount(self) -> None:
-        self.map = self.query_one("#map", MapView)
         self.rebuild_log()
         self.ready = True
         self.refresh_state()
@@ -154,7 +158,7 @@ class BattleScreen(Orders, TurnFlow, GameScreen):
         Never while a computer player reads the battle in its thread: the battle's esper world
         is shared by the process. The worker redraws as soon as the player has answered.
         """
-        if not self.alive() or players.busy():
+        if not self.ready or not self.alive() or players.busy():
             return
         match = self.match
         self.turn_side = match.active_side
@@ -185,7 +189,7 @@ class BattleScreen(Orders, TurnFlow, GameScreen):
 
     def redraw(self) -> None:
         """Redraw what depends on the cursor: the path, the target, the panels."""
-        if not self.alive():
+        if not self.ready or not self.alive():
             return
         tints = self.standing
         path = self.hover_path()
@@ -199,15 +203,15 @@ class BattleScreen(Orders, TurnFlow, GameScreen):
         self.map.show(self.base.with_overlay(tints, self.cursor))
         self.update_status(path)
         self.update_actions()
-        self.show("#target-card", self.target_text(), layout=True)
-        self.query_one("#target-card").display = self.target is not None
-        self.query_one("#unit-card").display = self.target is None
+        self.show("target-card", self.target_text(), layout=True)
+        self.parts["target-card"].display = self.target is not None
+        self.parts["unit-card"].display = self.target is None
 
-    def show(self, selector: str, content, layout: bool = False) -> None:
+    def show(self, name: str, content, layout: bool = False) -> None:
         """Update a Static only when what it shows changed (updates cost a repaint)."""
-        if self._shown.get(selector) != content:
-            self._shown[selector] = content
-            self.query_one(selector, Static).update(content, layout=layout)
+        if self._shown.get(name) != content:
+            self._shown[name] = content
+            self.parts[name].update(content, layout=layout)
 
     def target_square(self) -> Square | None:
         for square, info in self.known.items():
@@ -248,7 +252,7 @@ class BattleScreen(Orders, TurnFlow, GameScreen):
                 names = ", ".join(match.name(enemy) for enemy, _ in provoked)
                 text += f" - ATTACK OF OPPORTUNITY from {names}"
             parts.append(text)
-        self.show("#status", " · ".join(parts))
+        self.show("status", " · ".join(parts))
 
     def update_panels(self) -> None:
         match = self.match
@@ -258,8 +262,8 @@ class BattleScreen(Orders, TurnFlow, GameScreen):
             if info is not None:
                 break
         card = unit_card(match, info, own=info.side == self.viewer) if info else ""
-        self.show("#unit-card", card, layout=True)
-        self.show("#turn-card", turn_card(match, self.viewer), layout=True)
+        self.show("unit-card", card, layout=True)
+        self.show("turn-card", turn_card(match, self.viewer), layout=True)
 
     def target_text(self):
         if self.target is None or not self.my_turn():
@@ -280,20 +284,20 @@ class BattleScreen(Orders, TurnFlow, GameScreen):
         match = self.match
         if not self.my_turn() or not self.items:
             side = self.turn_side
-            self.show("#actions", "" if side is None else f"{match.name(side)} is playing…")
+            self.show("actions", "" if side is None else f"{match.name(side)} is playing…")
             return
         cost = None
         if self.reach_of is not None and not self.hover_blocked():
             cost = self.reach_of.cost(self.cursor)
         move = self.items[0]
         items = [replace(move, cost=cost, enabled=cost is not None), *self.items[1:]]
-        self.show("#actions", action_line(items))
+        self.show("actions", action_line(items))
 
     def hover_blocked(self) -> bool:
         return self.cursor in self.known or self.target is not None
 
     def rebuild_log(self) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.log_view
         log.clear()
         events = self.match.seen_by(self.viewer)
         for line in tell(events, self.match.tell, self.match.name):
@@ -303,14 +307,14 @@ class BattleScreen(Orders, TurnFlow, GameScreen):
             log.write(f"{session.setup.scenario.name}, round {session.round}: the battle goes on.")
 
     def write_log(self, events) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.log_view
         seen = [event for event in events if self.viewer in event.seen_by]
         for line in tell(seen, self.match.tell, self.match.name):
             log.write(line)
 
     def say(self, text: str) -> None:
-        self.query_one("#log", RichLog).write(text)
+        self.log_view.write(text)
 
     def action_log_scroll(self, direction: int) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.log_view
         log.scroll_relative(y=direction * max(1, log.size.height - 1), animate=False)

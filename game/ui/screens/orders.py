@@ -21,7 +21,7 @@ class Orders:
     # --- the cursor -------------------------------------------------------------------------
 
     def move_cursor_to(self, square: Square) -> None:
-        if not self.alive():
+        if not self.ready or not self.alive():
             return
         session = self.match.battle.session
         x = max(0, min(session.grid.width - 1, square[0]))
