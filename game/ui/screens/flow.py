@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from rich.text import Text
+
 from game.core import events as ev
 from game.core.commands import EndTurn, Respond
 from game.core.events import Event, Refused
@@ -133,7 +135,7 @@ class TurnFlow:
         if len(lines) > SUMMARY_LINES:
             lines = [f"… {len(lines) - SUMMARY_LINES} earlier lines are in the log.",
                      *lines[-SUMMARY_LINES:]]
-        title = f"{match.seats[side].name}: what {match.name(side)} saw"
+        title = Text(f"{match.seats[side].name}: what {match.name(side)} saw")
         screen.app.push_screen(Summary(title, lines))
 
     # --- computer sides -----------------------------------------------------------------------
@@ -248,4 +250,4 @@ class TurnFlow:
             write_save(folder, AUTOSAVE_NAME, self.match.state())
         except SaveError as error:
             self.screen.notify(str(error), title="Autosave failed", severity="warning",
-                               timeout=5)
+                               timeout=5, markup=False)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from rich.text import Text
+
 from game.core.commands import (Attack, ChooseDefense, Command, Declare, Defend, Draw, Move,
                                 Respond, Revive, Throw)
 from game.core.events import Refused
@@ -67,14 +69,15 @@ class Orders:
         info = unit_info(self.match.battle, self.match.active_uid)
         grenades = [g for g, n in info.grenades if n > 0]
         if not grenades:
-            self.screen.notify(f"{info.name} has no grenades.", severity="warning", timeout=3)
+            self.screen.notify(f"{info.name} has no grenades.", severity="warning", timeout=3,
+                               markup=False)
             return
         self.play(Throw(info.uid, self.screen.cursor, grenades[0]))
 
     def draw(self) -> None:
         info = unit_info(self.match.battle, self.match.active_uid)
         if len(info.weapons) < 2:
-            self.screen.notify(f"{info.name} carries one weapon.", timeout=3)
+            self.screen.notify(f"{info.name} carries one weapon.", timeout=3, markup=False)
             return
         current = info.weapons.index(info.weapon) if info.weapon in info.weapons else -1
         self.screen.mode, self.screen.aim = None, 0
@@ -96,7 +99,8 @@ class Orders:
             return
         result = self.match.submit(command)
         if isinstance(result, Refused):
-            screen.notify(result.reason, title="Not possible", severity="warning", timeout=4)
+            screen.notify(result.reason, title="Not possible", severity="warning", timeout=4,
+                          markup=False)
             return
         screen.flow.took_effect(result)
         if self.match.battle.pending is not None:
@@ -113,7 +117,7 @@ class Orders:
         weapon = match.battle.names().get(match.battle.session.pending[0].weapon.id, "")
         body = (f"{match.name(attacker)} attacks {match.name(defender)} with the {weapon}. "
                 "How does the defender meet it?")
-        title = f"{match.seats[match.side_of(defender)].name}: defend"
+        title = Text(f"{match.seats[match.side_of(defender)].name}: defend")
         return Choice(title, body, [(f"r-{choice}", choice) for choice in choices])
 
     def after_defense(self, answer: str | None) -> None:
