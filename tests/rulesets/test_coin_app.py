@@ -60,9 +60,9 @@ async def step_toward_enemy(pilot, screen: BattleScreen) -> None:
     match = screen.match
     here = match.position(match.active_uid)
     keep = unit_info(match.battle, match.active_uid).ap - 1
-    squares = [sq for sq in screen.reach_of.squares()
-               if sq != here and screen.reach_of.cost(sq) <= keep]
-    foes = [sq for sq, info in screen.known.items() if info.side != screen.viewer]
+    squares = [sq for sq in screen.picture.reach.squares()
+               if sq != here and screen.picture.reach.cost(sq) <= keep]
+    foes = [sq for sq, info in screen.picture.known.items() if info.side != screen.viewer]
     if foes:
         goal = foes[0]
     else:                                   # none in sight: toward where the enemy deployed

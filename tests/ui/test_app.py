@@ -24,7 +24,7 @@ SEED = 2              # blue acts first
 async def start_duel(app, pilot, humans=frozenset({"blue"})) -> BattleScreen:
     await app.start_match(new_match(DUEL, SEED, set(humans)))
     screen = next(s for s in app.screen_stack if isinstance(s, BattleScreen))
-    await wait_until(pilot, lambda: screen.started)
+    await wait_until(pilot, lambda: screen.flow.started)
     return screen
 
 
@@ -163,7 +163,7 @@ async def test_the_command_palette_ends_a_turn(save_dir):
     app = make_app(save_dir)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await start_duel(app, pilot, humans={"blue", "red"})
-        await wait_until(pilot, lambda: screen.cover is not None)
+        await wait_until(pilot, lambda: screen.flow.cover is not None)
         await pilot.press("space")             # past the hot-seat handoff ...
         await pilot.press("escape")            # ... and its summary
         await wait_until(pilot, lambda: screen.my_turn())
@@ -260,7 +260,7 @@ async def test_a_big_map_opens_on_the_players_units(save_dir):
         async with app.run_test(size=(100, 30)) as pilot:
             await app.start_match(outskirts_match(computer_first))
             screen = next(s for s in app.screen_stack if isinstance(s, BattleScreen))
-            await wait_until(pilot, lambda screen=screen: screen.started)
+            await wait_until(pilot, lambda screen=screen: screen.flow.started)
             await pilot.pause()
             match = screen.match
             assert match.side_of(match.battle.session.occupant(screen.cursor)) == "alpha"

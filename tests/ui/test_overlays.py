@@ -32,19 +32,19 @@ async def test_cones_circles_and_the_danger_warning(save_dir: Path):
         tints = screen.map.scene.tints
         assert all(tints.get(sq) == "cone" for sq in cone - area)
         assert all(tints.get(sq) == "suppressed" for sq in area)
-        reachable = [sq for sq in cone if screen.reach_of.cost(sq) is not None]
-        target = max(reachable, key=lambda sq: (screen.reach_of.cost(sq), sq))
+        reachable = [sq for sq in cone if screen.picture.reach.cost(sq) is not None]
+        target = max(reachable, key=lambda sq: (screen.picture.reach.cost(sq), sq))
         screen.move_cursor_to(target)
         await pilot.pause()
         status = str(screen.query_one("#status").render())
         assert "ENTERS OVERWATCH" in status
         assert screen.map.scene.tints[target] == "danger"
-        crossed = [sq for sq in screen.reach_of.path_to(target)[:-1] if sq in cone]
+        crossed = [sq for sq in screen.picture.reach.path_to(target)[:-1] if sq in cone]
         assert crossed, "the path should cross the cone before the cursor"
         strip = screen.map.row_strip(crossed[0][1])
         backgrounds = {seg.style.bgcolor.name for seg in strip if seg.style and seg.style.bgcolor}
         assert TINTS["danger"] in backgrounds
-        safe = next(sq for sq in sorted(screen.reach_of.squares()) if sq not in cone)
+        safe = next(sq for sq in sorted(screen.picture.reach.squares()) if sq not in cone)
         screen.move_cursor_to(safe)
         await pilot.pause()
         assert "ENTERS OVERWATCH" not in str(screen.query_one("#status").render())

@@ -63,3 +63,25 @@ async def test_random_keys_and_clicks_never_raise(save_dir, monkeypatch):
     assert apps < 20, "the app kept quitting: the random input is not testing much"
     assert {"BattleScreen", "MainMenu"} <= visited, visited
     print(f"{apps} app runs; screens seen: {sorted(visited)}")
+
+
+BURST = ["right", "down", "tab", "plus", "m", "t", "f", "escape", "ctrl+s", "escape", "f1",
+         "escape", "ctrl+p", "escape", "u", "escape", "y", "escape", "n", "escape", "enter",
+         "left", "up", "full_stop", "s", "c", "pageup", "pagedown", "e", "space", "o", "x"]
+
+
+@pytest.mark.slow
+async def test_a_burst_of_keys_on_the_battle_screen_never_raises(save_dir):
+    """Keys queued faster than the screen answers them, dialogs and the palette opening and
+    closing among them, and the screen left while keys are still arriving."""
+    app = make_app(save_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.start_match(new_match(FOG, 5, {"blue"}))
+        for _ in range(3):
+            await pilot.press(*BURST)
+        for key in BURST * 3 + ["q", "enter"] + BURST:
+            app.post_message(key_event(key))
+        await pilot.pause()
+        await pilot.pause(0.2)
+        assert app.is_running
+    assert app.return_code in (None, 0)

@@ -1,33 +1,40 @@
 """The battle screen: the map, the side panel, the action bar and the combat log.
 
-It holds a reference to the match and UI-only state (cursor, selection, the attack being
-previewed). Everything it shows comes from the engine's queries and events; everything the
-player does becomes a command (see `orders.Orders`); turns and handoffs are in `flow.TurnFlow`.
+One screen of small widgets (`widgets.map_view`, `widgets.panels`), each drawing what the screen
+hands it. The screen's own state is UI state only, as reactive attributes: the cursor, the
+selected unit, the target and the attack being previewed (fire mode, aim, hit location), the
+side whose player looks, whether a computer is playing. Each `watch_` method redraws what its
+change needs. What the battle looks like to that side comes from the engine's queries as a
+`Picture`, taken again after every change of the battle (`refresh_state`).
+
+Every order becomes a command (`orders.Orders`); turns, computer players and the hot-seat
+handoff are `flow.TurnFlow`'s.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, RichLog, Static
+from textual.containers import Horizontal
+from textual.reactive import var
+from textual.widgets import Footer
 
-from game.core.narrate import tell
-from game.core.queries import (UnitInfo, explored_squares, opportunity_attacks, preview_attack,
-                               reach)
+from game.core.commands import ChangeStance, EndTurn, Reload, SetOverwatch, Suppress
 from game.ui import players
-from game.ui.actions import action_items
+from game.ui.actions import ActionItem, action_items
 from game.ui.board import TerrainLook
-from game.ui.cards import action_line, target_card, turn_card, unit_card
+from game.ui.cards import turn_card
 from game.ui.match import Match
-from game.ui.scene import board_scene, danger_squares, known_units, standing_tints
+from game.ui.picture import (Picture, enemies, first_square, odds_of, revive_target, status_of,
+                             take_picture)
 from game.ui.screens.base import GameScreen
 from game.ui.screens.flow import TurnFlow
 from game.ui.screens.orders import Orders
 from game.ui.widgets.map_view import MapView
+from game.ui.widgets.panels import (ActionBar, CombatLog, SidePanel, StatusLine, TargetCard,
+                                    TurnCard, UnitCard)
 
 Square = tuple[int, int]
 GAME_ACTIONS = {"act", "fire", "target", "mode", "aim", "location", "stance", "overwatch",
@@ -35,15 +42,7 @@ GAME_ACTIONS = {"act", "fire", "target", "mode", "aim", "location", "stance", "o
                 "end_turn"}
 
 
-class SidePanel(VerticalScroll, can_focus=False):
-    """The selected unit (or the target), the initiative order and morale."""
-
-
-class CombatLog(RichLog, can_focus=False):
-    """Every roll and modifier in words; Page Up / Page Down scroll it."""
-
-
-class BattleScreen(Orders, TurnFlow, GameScreen):
+class BattleScreen(GameScreen):
     AUTO_FOCUS = None              # every key goes to the screen's bindings
     BINDINGS = [
         Binding("up,k", "cursor(0,-1)", "Up", show=False),
@@ -82,58 +81,55 @@ class BattleScreen(Orders, TurnFlow, GameScreen):
         Binding("q", "leave", "Menu"),
     ]
 
+    cursor: var[Square] = var((0, 0))
+    selected: var[str | None] = var(None)       # the own unit whose card is shown
+    target: var[str | None] = var(None)         # the enemy whose odds are shown
+    mode: var[str | None] = var(None)           # fire mode, aim and hit location of the attack
+    aim: var[int] = var(0)
+    location: var[str] = var("torso")
+    viewer: var[str] = var("", always_update=True)     # the side whose player looks
+    busy: var[bool] = var(False, bindings=True)     # a computer side is playing
+    picture: var[Picture | None] = var(None)    # the battle as the viewer knows it
+
     def __init__(self, match: Match) -> None:
         super().__init__()
         self.match = match
         session = match.battle.session
         self.look = TerrainLook.of(session.grid, session.setup)
         active = match.active_side
-        self.viewer: str = active if match.is_human(active) else match.humans[0]
-        self.cursor: Square = self._first_square(match) or (0, 0)
-        self.selected: str | None = None
-        self.target: str | None = None
-        self.mode: str | None = None
-        self.aim = 0
-        self.location = "torso"
-        self.busy = False
-        self.turn_side: str | None = match.active_side
-        self.known: dict[Square, UnitInfo] = {}
-        self.reach_of = None
-        self.standing: dict[Square, str] = {}
-        self.danger: set[Square] = set()
-        self.items: list | None = None
-        self._shown: dict[str, object] = {}
-        self.ready = False                 # keys wait until the screen is mounted
-        self.init_flow()
-
-    def _first_square(self, match: Match) -> Square | None:
-        """Where the cursor starts: on the active unit if it is the viewer's, else on the
-        viewer's first unit (never on a unit of the other side, which it may not see)."""
-        session = match.battle.session
-        if match.active_side == self.viewer:
-            return match.position(match.active_uid)
-        own = [uid for uid in session.order if match.side_of(uid) == self.viewer
-               and match.is_up(uid)]
-        return match.position(own[0]) if own else None
+        self.set_reactive(BattleScreen.viewer,
+                          active if match.is_human(active) else match.humans[0])
+        self.set_reactive(BattleScreen.cursor, first_square(match, self.viewer) or (0, 0))
+        self.items: list[ActionItem] = []          # the action bar, but for the move's cost
+        self.ready = False                         # keys wait until the screen is mounted
+        self.flow = TurnFlow(self)
+        self.orders = Orders(self)
+        # The widgets, kept from the start: a late callback never has to find them by query.
+        self.map = MapView(self.look, id="map")
+        self.status_line = StatusLine(id="status", markup=False)
+        self.unit_card = UnitCard(match, id="unit-card")
+        self.target_card = TargetCard(match, id="target-card")
+        self.turn_card = TurnCard(id="turn-card", markup=False)
+        self.action_bar = ActionBar(id="actions", markup=False)
+        self.log_view = CombatLog(match, id="log")
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status", markup=False)
+        yield self.status_line
         with Horizontal(id="battle-main"):
-            yield MapView(self.look, id="map")
+            yield self.map
             with SidePanel(id="side"):
-                yield Static(id="unit-card", markup=False)
-                yield Static(id="target-card", markup=False)
-                yield Static(id="turn-card", markup=False)
-        yield Static(id="actions", markup=False)
-        yield CombatLog(id="log", wrap=True, max_lines=2000)
+                yield self.unit_card.data_bind(BattleScreen.target)
+                yield self.target_card.data_bind(BattleScreen.target)
+                yield self.turn_card
+        yield self.action_bar
+        yield self.log_view
         yield Footer()
 
     def on_mount(self) -> None:
-        self.map = self.query_one("#map", MapView)
         self.rebuild_log()
         self.ready = True
         self.refresh_state()
-        self.call_after_refresh(self.begin)
+        self.call_after_refresh(self.flow.begin)
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if not self.ready:
@@ -146,171 +142,259 @@ class BattleScreen(Orders, TurnFlow, GameScreen):
         """The terminal is under 80x24: the board is covered, so orders wait."""
         return self.has_class("-narrow") or self.has_class("-short")
 
-    # --- drawing ----------------------------------------------------------------------------
+    def alive(self) -> bool:
+        """Still on the screen stack with an open battle (callbacks may outlive both)."""
+        return self in self.app.screen_stack and not self.match.battle.session.closed
+
+    def my_turn(self) -> bool:
+        match = self.match
+        return (self.flow.started and not self.busy and self.alive() and not match.over
+                and self.flow.cover is None
+                and match.active_side == self.viewer and match.is_human(self.viewer))
+
+    # --- the battle changed -----------------------------------------------------------------
 
     def refresh_state(self) -> None:
-        """Redraw after the battle changed (or another side took the seat).
+        """Ask the engine again after the battle changed (or another side took the seat).
 
         Never while a computer player reads the battle in its thread: the battle's esper world
-        is shared by the process. The worker redraws as soon as the player has answered.
+        is shared by the process. The worker calls this as soon as the player has answered.
         """
-        if not self.alive() or players.busy():
+        if not self.ready or not self.alive() or players.busy():
             return
-        match = self.match
-        self.turn_side = match.active_side
-        known = known_units(match, self.viewer)
-        self.known = {info.square: info for info in known if info.square is not None}
-        if self.target is not None and not any(i.uid == self.target for i in known):
+        picture = take_picture(self.match, self.viewer, self.selected, self.my_turn())
+        if self.target is not None and picture.info(self.target) is None:
             self.target = None
-        self.base = board_scene(match, self.viewer, known)
-        self.reach_of = None
-        squares = None
-        if self.my_turn() and self.selected == match.active_uid:
-            self.reach_of = reach(match.battle, self.selected)
-            squares = self.reach_of.squares()
-        self.standing = standing_tints(match, self.viewer, squares)
-        self.danger = danger_squares(match, self.viewer)
-        self.items = None
-        if self.my_turn():
-            self.items = action_items(match, match.active_uid, move_cost=None, mode=self.mode,
-                                      aim=self.aim, has_target=bool(self.enemies()),
-                                      revive_target=self.revive_target() is not None)
-        self.redraw()
-        self.update_panels()
+        self.picture = picture
 
-    def hover_path(self) -> list[Square]:
-        if self.reach_of is None or self.target is not None or self.cursor in self.known:
+    def watch_picture(self, picture: Picture | None) -> None:
+        if picture is None:
+            return
+        self.items = self._action_items(picture)
+        self.redraw()
+        info = picture.info(self.selected) or picture.info(self.match.active_uid)
+        self.unit_card.unit = (info, info.side == self.viewer) if info else None
+        self.turn_card.card = turn_card(self.match, self.viewer)
+
+    def _action_items(self, picture: Picture) -> list[ActionItem]:
+        if not self.my_turn():
             return []
-        return self.reach_of.path_to(self.cursor) or []
+        match = self.match
+        return action_items(match, match.active_uid, move_cost=None, mode=self.mode,
+                            aim=self.aim, has_target=bool(enemies(match, picture)),
+                            revive_target=revive_target(match, picture, self.cursor) is not None)
+
+    # --- UI state changed -------------------------------------------------------------------
+
+    def watch_cursor(self, square: Square) -> None:
+        if not self.ready:
+            return
+        if self.target is not None and self.target_square() != square:
+            self.target = None
+        self.map.keep_in_view(square)
+        self.redraw()
+
+    def watch_target(self) -> None:
+        self.redraw()
+
+    def watch_selected(self) -> None:
+        self.refresh_state()
+
+    def _attack_changed(self) -> None:
+        """The attack's mode, aim or hit location: its odds and the action bar's prices."""
+        if self.picture is not None and self.ready:
+            self.items = self._action_items(self.picture)
+            self.redraw()
+
+    watch_mode = watch_aim = watch_location = _attack_changed
+
+    def watch_viewer(self) -> None:
+        if self.ready:
+            self.rebuild_log()
+
+    # --- drawing ----------------------------------------------------------------------------
 
     def redraw(self) -> None:
-        """Redraw what depends on the cursor: the path, the target, the panels."""
-        if not self.alive():
+        """Redraw what depends on the cursor and the target: the map's overlays, the status
+        line, the action bar and the target's odds."""
+        picture = self.picture
+        if not self.ready or not self.alive() or picture is None:
             return
-        tints = self.standing
         path = self.hover_path()
-        target_square = self.target_square()
-        if path or target_square:
-            tints = dict(tints)
-            for square in path:
-                tints[square] = "danger" if square in self.danger else "path"
-            if target_square:
-                tints[target_square] = "target"
-        self.map.show(self.base.with_overlay(tints, self.cursor))
-        self.update_status(path)
-        self.update_actions()
-        self.show("#target-card", self.target_text(), layout=True)
-        self.query_one("#target-card").display = self.target is not None
-        self.query_one("#unit-card").display = self.target is None
+        self.map.show(picture.scene_with(path, self.target_square(), self.cursor))
+        self.status_line.status = status_of(self.match, picture, self.look, self.cursor, path,
+                                             self.busy)
+        self.action_bar.playing = self.match.name(picture.turn_side) if picture.turn_side else ""
+        self.action_bar.items = tuple(self._priced_items(picture))
+        self.target_card.odds = (odds_of(self.match, self.target, self.mode, self.location,
+                                         self.aim)
+                                 if self.target is not None and self.my_turn() else None)
 
-    def show(self, selector: str, content, layout: bool = False) -> None:
-        """Update a Static only when what it shows changed (updates cost a repaint)."""
-        if self._shown.get(selector) != content:
-            self._shown[selector] = content
-            self.query_one(selector, Static).update(content, layout=layout)
-
-    def target_square(self) -> Square | None:
-        for square, info in self.known.items():
-            if info.uid == self.target:
-                return square
-        return None
-
-    def update_status(self, path: list[Square]) -> None:
-        match, session = self.match, self.match.battle.session
-        x, y = self.cursor
-        parts = [f"Round {session.round}"]
-        active = match.active_uid
-        if active is not None:
-            who = match.name(active)
-            computer = "" if match.is_human(self.turn_side) else " (computer)"
-            parts.append(f"{who}'s turn{computer}")
-        if self.busy:
-            parts.append("Space: skip")
-        where = f"({x},{y}) "
-        if explored_squares(match.battle, self.viewer)[y, x]:
-            where += f"{self.look.names[int(session.grid.terrain[y, x])]}"
-            cover = session.grid.cover_at(x, y)
-            if cover != "none":
-                where += f", {cover} cover"
-        else:
-            where += "unexplored"
-        unit = self.known.get(self.cursor)
-        if unit is not None:
-            where += f": {unit.name}"
-        parts.append(where)
-        if path and self.reach_of is not None:
-            cost = self.reach_of.cost(self.cursor)
-            text = f"path {cost} AP"
-            if any(square in self.danger for square in path):
-                text += " - ENTERS OVERWATCH"
-            provoked = opportunity_attacks(match.battle, active, path) if active else []
-            if provoked:
-                names = ", ".join(match.name(enemy) for enemy, _ in provoked)
-                text += f" - ATTACK OF OPPORTUNITY from {names}"
-            parts.append(text)
-        self.show("#status", " · ".join(parts))
-
-    def update_panels(self) -> None:
-        match = self.match
-        info = None
-        for shown in (self.selected, match.active_uid):     # the selected unit gone: the active
-            info = next((i for i in self.known.values() if i.uid == shown), None)
-            if info is not None:
-                break
-        card = unit_card(match, info, own=info.side == self.viewer) if info else ""
-        self.show("#unit-card", card, layout=True)
-        self.show("#turn-card", turn_card(match, self.viewer), layout=True)
-
-    def target_text(self):
-        if self.target is None or not self.my_turn():
-            return ""
-        match = self.match
-        active = match.active_uid
-        preview = preview_attack(match.battle, active, self.target, self.mode, self.location,
-                                 self.aim)
-        if not preview:
-            why = f"{match.name(self.target)}\n\n{preview.reason}\n\n"
-            return Text(why + "[Tab] next  [Esc] back")
-        session = match.battle.session
-        distance = session.grid.distance(match.position(active), match.position(self.target))
-        return target_card(match, preview, self.location, distance)
-
-    def update_actions(self) -> None:
+    def _priced_items(self, picture: Picture) -> list[ActionItem]:
         """The action bar; only the move's cost follows the cursor."""
-        match = self.match
         if not self.my_turn() or not self.items:
-            side = self.turn_side
-            self.show("#actions", "" if side is None else f"{match.name(side)} is playing…")
-            return
+            return []
         cost = None
-        if self.reach_of is not None and not self.hover_blocked():
-            cost = self.reach_of.cost(self.cursor)
+        if picture.reach is not None and not self.hover_blocked():
+            cost = picture.reach.cost(self.cursor)
         move = self.items[0]
-        items = [replace(move, cost=cost, enabled=cost is not None), *self.items[1:]]
-        self.show("#actions", action_line(items))
+        return [replace(move, cost=cost, enabled=cost is not None), *self.items[1:]]
+
+    def hover_path(self) -> list[Square]:
+        picture = self.picture
+        if picture is None or picture.reach is None or self.hover_blocked():
+            return []
+        return picture.reach.path_to(self.cursor) or []
 
     def hover_blocked(self) -> bool:
-        return self.cursor in self.known or self.target is not None
+        return self.target is not None or (self.picture is not None
+                                           and self.cursor in self.picture.known)
+
+    def target_square(self) -> Square | None:
+        return self.picture.square_of(self.target) if self.picture else None
 
     def rebuild_log(self) -> None:
-        log = self.query_one("#log", RichLog)
-        log.clear()
-        events = self.match.seen_by(self.viewer)
-        for line in tell(events, self.match.tell, self.match.name):
-            log.write(line)
-        if not events:
-            session = self.match.battle.session
-            log.write(f"{session.setup.scenario.name}, round {session.round}: the battle goes on.")
+        """The log from the viewer's events only (a new player took the seat)."""
+        self.log_view.rebuild(self.viewer)
 
     def write_log(self, events) -> None:
-        log = self.query_one("#log", RichLog)
-        seen = [event for event in events if self.viewer in event.seen_by]
-        for line in tell(seen, self.match.tell, self.match.name):
-            log.write(line)
+        self.log_view.tell_events(events, self.viewer)
 
     def say(self, text: str) -> None:
-        self.query_one("#log", RichLog).write(text)
+        self.log_view.tell([text])
 
     def action_log_scroll(self, direction: int) -> None:
-        log = self.query_one("#log", RichLog)
-        log.scroll_relative(y=direction * max(1, log.size.height - 1), animate=False)
+        self.log_view.page(direction)
+
+    # --- the cursor and the attack being previewed ------------------------------------------
+
+    def move_cursor_to(self, square: Square) -> None:
+        if not self.ready or not self.alive():
+            return
+        grid = self.match.battle.session.grid
+        square = (max(0, min(grid.width - 1, square[0])), max(0, min(grid.height - 1, square[1])))
+        if square == self.cursor:
+            self.map.keep_in_view(square)      # it may have started out of view
+        self.cursor = square
+
+    def action_cursor(self, dx: int, dy: int) -> None:
+        self.move_cursor_to((self.cursor[0] + dx, self.cursor[1] + dy))
+
+    def action_home(self) -> None:
+        if not self.alive() or self.busy:
+            return
+        square = self.match.position(self.selected or self.match.active_uid)
+        if square is not None:
+            self.move_cursor_to(square)
+
+    def on_map_view_hovered(self, message: MapView.Hovered) -> None:
+        self.move_cursor_to(message.square)
+
+    def on_map_view_clicked(self, message: MapView.Clicked) -> None:
+        self.move_cursor_to(message.square)
+        if message.button == 1 and self.my_turn():
+            self.action_act()
+
+    def action_act(self) -> None:
+        """Enter: target the enemy under the cursor, select an own unit, or walk there."""
+        self.orders.act()
+
+    def select_active(self) -> None:
+        """Select the active unit (a new turn: ask the battle again even if it was)."""
+        if self.selected == self.match.active_uid:
+            self.refresh_state()
+        self.selected = self.match.active_uid
+
+    def aim_at(self, uid: str) -> None:
+        self.target = uid
+        self.selected = self.match.active_uid
+        square = self.target_square()
+        if square is not None:
+            self.move_cursor_to(square)
+
+    def action_target(self, step: int) -> None:
+        uids = [i.uid for i in enemies(self.match, self.picture)] if self.picture else []
+        if not uids:
+            self.notify("No enemy in sight.", timeout=2)
+            return
+        index = (uids.index(self.target) + step) if self.target in uids else 0
+        self.aim_at(uids[index % len(uids)])
+
+    def action_cancel(self) -> None:
+        if self.target is not None:
+            self.target = None
+            self.action_home()
+        elif self.selected != self.match.active_uid:
+            self.select_active()
+
+    def action_mode(self) -> None:
+        weapon = self.orders.held_weapon()
+        names = [m.name for m in weapon.modes] if weapon else ["unarmed"]
+        current = names.index(self.mode) if self.mode in names else 0
+        self.mode = names[(current + 1) % len(names)]
+
+    def action_aim(self, step: int) -> None:
+        weapon = self.orders.held_weapon()
+        self.aim = max(0, min(weapon.aim_max if weapon else 0, self.aim + step))
+
+    def action_location(self) -> None:
+        locations = list(self.match.battle.session.rules.p.hit_locations) or ["torso"]
+        current = locations.index(self.location) if self.location in locations else 0
+        self.location = locations[(current + 1) % len(locations)]
+
+    def forget_attack(self) -> None:
+        """A new unit's turn: no target, fire mode, aim or hit location of the last one."""
+        self.target, self.mode, self.aim, self.location = None, None, 0, "torso"
+
+    # --- orders -----------------------------------------------------------------------------
+
+    def action_fire(self) -> None:
+        self.orders.fire()
+
+    def action_stance(self, stance: str, drop: bool = False) -> None:
+        self.orders.play(ChangeStance(self.match.active_uid, stance, drop))
+
+    def action_overwatch(self) -> None:
+        if self.cursor == self.match.position(self.match.active_uid):
+            self.notify("Put the cursor where the unit should watch, then press o.", timeout=3)
+            return
+        self.orders.play(SetOverwatch(self.match.active_uid, self.cursor))
+
+    def action_suppress(self) -> None:
+        self.orders.play(Suppress(self.match.active_uid, self.cursor))
+
+    def action_throw(self) -> None:
+        self.orders.throw()
+
+    def action_reload(self) -> None:
+        self.orders.play(Reload(self.match.active_uid))
+
+    def action_draw(self) -> None:
+        self.orders.draw()
+
+    def action_revive(self) -> None:
+        self.orders.revive()
+
+    def action_defend(self) -> None:
+        self.orders.defend()
+
+    def action_declare(self) -> None:
+        self.orders.declare()
+
+    def action_reaction(self) -> None:
+        self.orders.reaction()
+
+    def action_end_turn(self) -> None:
+        self.orders.play(EndTurn(self.match.active_uid))
+
+    def action_skip(self) -> None:
+        self.flow.skip()
+
+    def action_save(self) -> None:
+        if self.busy:
+            self.notify("Wait until the computer has played.", timeout=3)
+            return
+        self.app.save_match()
+
+    def action_leave(self) -> None:
+        self.app.leave_battle()

@@ -1,15 +1,17 @@
-"""Whose turn it is, and what the screen does about it: a mixin of BattleScreen.
+"""Whose turn it is on the battle screen, and what the screen does about it.
 
-A person's side: select its unit (after a handoff screen when another person played before).
-A computer's side: ask its player for commands in a worker thread, submit each on the app's
-thread and show it at a readable pace (Space skips). The end: the game-over screen.
+`TurnFlow` belongs to the battle screen (it holds a reference to it). A person's side: select
+its unit (after a handoff screen when another person played before). A computer's side: ask its
+player for commands in a worker thread, submit each on the app's thread and show it at a
+readable pace (Space skips). The end: the game-over screen.
 """
 
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
-from textual import work
+from rich.text import Text
 
 from game.core import events as ev
 from game.core.commands import EndTurn, Respond
@@ -20,14 +22,20 @@ from game.ui.scene import with_unit_at
 from game.ui.screens.game_over import GameOver
 from game.ui.screens.handoff import Handoff, Summary
 
+if TYPE_CHECKING:
+    from game.ui.screens.battle import BattleScreen
+
 MAX_COMMANDS_PER_TURN = 80        # a computer player that never ends its turn is stopped
 STEP_PACE = 0.3                   # a replayed step takes this share of the pause between commands
 AUTOSAVE_NAME = "autosave"
+SUMMARY_LINES = 60
 
 
 class TurnFlow:
-    def init_flow(self) -> None:
-        self.cover: Handoff | None = None
+    def __init__(self, screen: BattleScreen) -> None:
+        self.screen = screen
+        self.match = screen.match
+        self.cover: Handoff | None = None          # the handoff screen hiding the board
         self.next_viewer: str | None = None
         self.skip_event = asyncio.Event()
         self.ended = False
@@ -35,22 +43,13 @@ class TurnFlow:
         self.started = False
         self.last_active: str | None = None
 
-    def alive(self) -> bool:
-        """Still on the screen stack with an open battle (callbacks may outlive both)."""
-        return self in self.app.screen_stack and not self.match.battle.session.closed
-
-    def my_turn(self) -> bool:
-        match = self.match
-        return (self.started and not self.busy and self.alive() and not match.over
-                and self.cover is None
-                and match.active_side == self.viewer and match.is_human(self.viewer))
-
     def begin(self) -> None:
         """Called once the screen is drawn: autosave round one, then play."""
-        if not self.alive():
+        screen = self.screen
+        if not screen.alive():
             return
         self.started = True
-        self.map.keep_in_view(self.cursor)     # a big map opens on the viewer's units
+        screen.map.keep_in_view(screen.cursor)     # a big map opens on the viewer's units
         if any(isinstance(e, ev.RoundStarted) for e in self.match.history):
             self.autosave()
         self.next_turn()
@@ -58,14 +57,14 @@ class TurnFlow:
     def took_effect(self, events: list[Event], logged: bool = False) -> None:
         """Show a command's events: the log, the board, the autosave of a new round."""
         if not logged:
-            self.write_log(events)
+            self.screen.write_log(events)
         if any(isinstance(e, ev.RoundStarted) for e in events) and not self.match.over:
             self.autosave()
-        self.refresh_state()
+        self.screen.refresh_state()
 
     def next_turn(self) -> None:
-        match = self.match
-        if not self.alive():
+        match, screen = self.match, self.screen
+        if not screen.alive():
             return
         if match.over:
             self.finish()
@@ -79,33 +78,32 @@ class TurnFlow:
             self.computer_turn()
             return
         if self.cover is not None or (len(match.humans) > 1
-                                      and (side != self.viewer or self.handoff_due)):
+                                      and (side != screen.viewer or self.handoff_due)):
             self.hand_to(side)
             return
-        self.viewer = side
         if self.fresh_orders():                 # a new unit: select it, cursor on it
-            self.select_active()
-            self.action_home()
+            screen.select_active()
+            screen.action_home()
         else:                                   # the same unit goes on: keep its target
-            self.refresh_state()
-        self.refresh_bindings()
+            screen.refresh_state()
+        screen.refresh_bindings()
 
     def fresh_orders(self) -> bool:
         """A new unit's turn: forget the last unit's target, fire mode, aim and hit location."""
         if self.match.active_uid == self.last_active:
             return False
         self.last_active = self.match.active_uid
-        self.target, self.mode, self.aim, self.location = None, None, 0, "torso"
+        self.screen.forget_attack()
         return True
 
     # --- hot-seat -----------------------------------------------------------------------------
 
     def hide_board(self, cover: Handoff) -> None:
         if not self.handoff_due:                # its player looked: what follows is news later
-            self.match.take_unseen(self.viewer)
+            self.match.take_unseen(self.screen.viewer)
         self.cover = cover
-        self.app.push_screen(cover, callback=self.after_handoff)
-        self.refresh_bindings()
+        self.screen.app.push_screen(cover, callback=self.after_handoff)
+        self.screen.refresh_bindings()
 
     def hand_to(self, side: str) -> None:
         player, team = self.match.seats[side].name, self.match.name(side)
@@ -118,74 +116,81 @@ class TurnFlow:
             self.cover.ready(text)
 
     def after_handoff(self, _result: object = None) -> None:
+        screen, match = self.screen, self.match
         self.cover = None
-        if not self.alive():
+        if not screen.alive():
             return
         self.handoff_due = False
         side = self.next_viewer
-        if side is None or self.match.over:
+        if side is None or match.over:
             self.next_turn()
             return
         self.next_viewer = None
-        self.viewer = side
+        screen.viewer = side                    # its log: what this side saw
         self.fresh_orders()
-        self.rebuild_log()
-        self.select_active()
-        self.action_home()
-        self.refresh_bindings()
-        lines = [self.match.tell(event) for event in self.match.take_unseen(side)]
-        if len(lines) > 60:
-            lines = [f"… {len(lines) - 60} earlier lines are in the log."] + lines[-60:]
-        title = f"{self.match.seats[side].name}: what {self.match.name(side)} saw"
-        self.app.push_screen(Summary(title, lines))
+        screen.select_active()
+        screen.action_home()
+        screen.refresh_bindings()
+        lines = [match.tell(event) for event in match.take_unseen(side)]
+        if len(lines) > SUMMARY_LINES:
+            lines = [f"… {len(lines) - SUMMARY_LINES} earlier lines are in the log.",
+                     *lines[-SUMMARY_LINES:]]
+        title = Text(f"{match.seats[side].name}: what {match.name(side)} saw")
+        screen.app.push_screen(Summary(title, lines))
 
     # --- computer sides -----------------------------------------------------------------------
 
-    def action_skip(self) -> None:
+    def skip(self) -> None:
         self.skip_event.set()
 
-    @work(exclusive=True, group="computer")
-    async def computer_turn(self) -> None:
-        self.busy = True
+    def computer_turn(self) -> None:
+        self.screen.run_worker(self._computer_turn, exclusive=True, group="computer")
+
+    async def _computer_turn(self) -> None:
+        screen = self.screen
+        screen.busy = True
         self.skip_event.clear()
-        self.refresh_bindings()
         try:
             await self._play_computer_sides()
         finally:
-            self.busy = False
-        if self.alive():
-            self.refresh_state()
+            screen.busy = False
+        if screen.alive():
+            screen.refresh_state()
             self.next_turn()
 
     async def _play_computer_sides(self) -> None:
         match = self.match
         turn_key, count = None, 0
-        while not match.over and not match.is_human(match.active_side) and self.alive():
+        while not match.over and not match.is_human(match.active_side) and self.screen.alive():
             uid = match.active_uid
             key = (match.battle.session.round, uid)
             count = count + 1 if key == turn_key else 1
             turn_key = key
-            command = EndTurn(uid)
-            if count <= MAX_COMMANDS_PER_TURN:
-                try:
-                    command = await players.think(match.computer(match.active_side), match.battle)
-                except Exception as error:          # a broken player must not stop the game
-                    self.say(f"The computer player failed ({error}); "
-                             f"{match.name(uid)} ends the turn.")
-            if not self.alive() or match.active_uid != uid:
+            command = await self._think(uid) if count <= MAX_COMMANDS_PER_TURN else EndTurn(uid)
+            if not self.screen.alive() or match.active_uid != uid:
                 return
             result = match.submit(command)
             if isinstance(result, Refused):
-                self.say(f"(The computer tried something not allowed: {result.reason})")
+                self.screen.say(f"(The computer tried something not allowed: {result.reason})")
                 result = match.submit(EndTurn(uid))
                 if isinstance(result, Refused):
                     return
-            self.write_log(result)
+            self.screen.write_log(result)
             await self.replay_moves(result)
             self.took_effect(result, logged=True)
             if match.battle.pending is not None:
                 await self._defense_from_a_person()
             await self.pause()
+
+    async def _think(self, uid: str):
+        """The computer player's next command; a broken player ends the unit's turn."""
+        match = self.match
+        try:
+            return await players.think(match.computer(match.active_side), match.battle)
+        except Exception as error:          # a broken player must not stop the game
+            self.screen.say(f"The computer player failed ({error}); "
+                            f"{match.name(uid)} ends the turn.")
+            return EndTurn(uid)
 
     async def _defense_from_a_person(self) -> None:
         """A computer's attack waits for a person's choice of defense: ask, then go on."""
@@ -193,25 +198,29 @@ class TurnFlow:
         defender, _, choices = match.battle.pending
         answer = None
         if match.is_human(match.side_of(defender)):
-            answer = await self.app.push_screen_wait(self.defense_prompt())
+            prompt = self.screen.orders.defense_prompt()
+            answer = await self.screen.app.push_screen_wait(prompt)
         choice = answer.split("-", 1)[1] if answer else choices[0]
         result = match.submit(Respond(defender, choice))
         if not isinstance(result, Refused):
-            self.write_log(result)
+            self.screen.write_log(result)
             self.took_effect(result, logged=True)
 
     async def replay_moves(self, events: list[Event]) -> None:
         """Walk a computer's unit square by square, as far as the watching side saw it."""
-        steps = [e for e in events if isinstance(e, ev.Moved) and self.viewer in e.seen_by]
+        screen = self.screen
+        steps = [e for e in events if isinstance(e, ev.Moved) and screen.viewer in e.seen_by]
         for step in steps[:-1]:
-            if not self.alive() or self.skip_event.is_set() or self.cover is not None:
+            if (not screen.alive() or self.skip_event.is_set() or self.cover is not None
+                    or screen.picture is None):
                 return
             origin = next(e.start for e in steps if e.unit == step.unit)
-            self.map.show(with_unit_at(self.base, self.match, step.unit, origin, step.end))
+            scene = with_unit_at(screen.picture.scene, self.match, step.unit, origin, step.end)
+            screen.map.show(scene)
             await self.pause(STEP_PACE)
 
     async def pause(self, share: float = 1.0) -> None:
-        delay = getattr(self.app, "computer_delay", 0.0) * share
+        delay = getattr(self.screen.app, "computer_delay", 0.0) * share
         if self.cover is not None or delay <= 0 or self.skip_event.is_set():
             await asyncio.sleep(0)
             return
@@ -226,26 +235,19 @@ class TurnFlow:
         if self.ended:
             return
         self.ended = True
-        self.refresh_bindings()
+        self.screen.refresh_bindings()
         if self.cover is not None:
             cover, self.cover = self.cover, None
             cover.dismiss(None)
-        self.app.push_screen(GameOver(self.match), callback=self.app.after_game_over)
+        app = self.screen.app
+        app.push_screen(GameOver(self.match), callback=app.after_game_over)
 
     def autosave(self) -> None:
-        folder = getattr(self.app, "save_folder", None)
+        folder = getattr(self.screen.app, "save_folder", None)
         if folder is None:
             return
         try:
             write_save(folder, AUTOSAVE_NAME, self.match.state())
         except SaveError as error:
-            self.notify(str(error), title="Autosave failed", severity="warning", timeout=5)
-
-    def action_save(self) -> None:
-        if self.busy:
-            self.notify("Wait until the computer has played.", timeout=3)
-            return
-        self.app.save_match()
-
-    def action_leave(self) -> None:
-        self.app.leave_battle()
+            self.screen.notify(str(error), title="Autosave failed", severity="warning",
+                               timeout=5, markup=False)

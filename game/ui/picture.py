@@ -1,0 +1,154 @@
+"""What the battle screen shows of the battle, asked of the engine's queries.
+
+A `Picture` is taken after every change of the battle, for the side whose player looks: the
+units it knows, the scene drawn from its fog, where the selected unit can walk, the standing
+tints. The screen redraws from it as the cursor moves, without asking the battle again for any
+of it. Nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.core.grid import Reach
+from game.core.queries import (AttackPreview, UnitInfo, explored_squares, opportunity_attacks,
+                               preview_attack, reach, unit_sees_square)
+from game.ui.board import Scene, TerrainLook
+from game.ui.match import Match
+from game.ui.scene import board_scene, danger_squares, known_units, standing_tints
+from game.ui.widgets.panels import Odds, Status
+
+Square = tuple[int, int]
+DOWNED = ("unconscious", "dying")
+
+
+@dataclass(eq=False)
+class Picture:
+    """One side's view of the battle after its last change."""
+
+    viewer: str
+    turn_side: str | None                # whose turn it was when it was taken
+    known: dict[Square, UnitInfo]        # the side's units and the enemies it sees, by square
+    scene: Scene                         # fog and units, before the cursor's overlays
+    reach: Reach | None                  # where the selected unit can walk, on its turn
+    standing: dict[Square, str]          # tints that stay while the cursor moves
+    danger: set[Square]                  # squares in a known enemy's overwatch cone
+
+    def square_of(self, uid: str | None) -> Square | None:
+        return next((sq for sq, info in self.known.items() if info.uid == uid), None)
+
+    def info(self, uid: str | None) -> UnitInfo | None:
+        return next((info for info in self.known.values() if info.uid == uid), None)
+
+    def scene_with(self, path: list[Square], target: Square | None, cursor: Square) -> Scene:
+        """The scene with the path to the cursor and the target tinted, and the cursor."""
+        tints = self.standing
+        if path or target:
+            tints = dict(tints)
+            for square in path:
+                tints[square] = "danger" if square in self.danger else "path"
+            if target:
+                tints[target] = "target"
+        return self.scene.with_overlay(tints, cursor)
+
+
+def take_picture(match: Match, viewer: str, selected: str | None, my_turn: bool) -> Picture:
+    """Ask the queries what `viewer` knows now (never while a computer player thinks)."""
+    known = {info.square: info for info in known_units(match, viewer) if info.square is not None}
+    walker = None
+    if my_turn and selected == match.active_uid and selected is not None:
+        walker = reach(match.battle, selected)
+    return Picture(viewer, match.active_side, known,
+                   board_scene(match, viewer, list(known.values())), walker,
+                   standing_tints(match, viewer, walker.squares() if walker else None),
+                   danger_squares(match, viewer))
+
+
+def first_square(match: Match, viewer: str) -> Square | None:
+    """Where the cursor starts: on the active unit if it is the viewer's, else on the viewer's
+    first unit (never on a unit of the other side, which it may not see)."""
+    if match.active_side == viewer:
+        return match.position(match.active_uid)
+    own = [uid for uid in match.battle.session.order
+           if match.side_of(uid) == viewer and match.is_up(uid)]
+    return match.position(own[0]) if own else None
+
+
+def enemies(match: Match, picture: Picture) -> list[UnitInfo]:
+    """Enemies the side sees now: those in the active unit's own sight first, nearest first
+    (the others, seen by its side only, come last: their cards say why it cannot fire)."""
+    session = match.battle.session
+    here = match.position(match.active_uid)
+    found = [i for i in picture.known.values() if i.side != picture.viewer]
+    if here is None:
+        return found
+    battle, active = match.battle, match.active_uid
+    return sorted(found, key=lambda i: (not unit_sees_square(battle, active, i.square),
+                                        session.grid.distance(here, i.square), i.uid))
+
+
+def revive_target(match: Match, picture: Picture, cursor: Square) -> str | None:
+    """The downed ally under the cursor, or else the one next to the active unit."""
+    under = picture.known.get(cursor)
+    if under is not None and under.side == picture.viewer and under.state in DOWNED:
+        return under.uid
+    here = match.position(match.active_uid)
+    for square, info in picture.known.items():
+        if (here and info.side == picture.viewer and info.state in DOWNED
+                and max(abs(square[0] - here[0]), abs(square[1] - here[1])) == 1):
+            return info.uid
+    return None
+
+
+def status_of(match: Match, picture: Picture, look: TerrainLook, cursor: Square,
+              path: list[Square], busy: bool) -> Status:
+    """The status line: the round, whose turn, the square under the cursor, the path to it."""
+    turn = ""
+    if match.active_uid is not None:
+        computer = "" if match.is_human(picture.turn_side) else " (computer)"
+        turn = f"{match.name(match.active_uid)}'s turn{computer}"
+    return Status(match.battle.session.round, turn, busy, where(match, picture, look, cursor),
+                  path_note(match, picture, cursor, path))
+
+
+def where(match: Match, picture: Picture, look: TerrainLook, cursor: Square) -> str:
+    """The square under the cursor: its terrain and cover as the side knows it, and who is on it."""
+    session = match.battle.session
+    x, y = cursor
+    text = f"({x},{y}) "
+    if explored_squares(match.battle, picture.viewer)[y, x]:
+        text += f"{look.names[int(session.grid.terrain[y, x])]}"
+        cover = session.grid.cover_at(x, y)
+        if cover != "none":
+            text += f", {cover} cover"
+    else:
+        text += "unexplored"
+    unit = picture.known.get(cursor)
+    if unit is not None:
+        text += f": {unit.name}"
+    return text
+
+
+def path_note(match: Match, picture: Picture, cursor: Square, path: list[Square]) -> str:
+    """What walking the path to the cursor costs, and what it walks into."""
+    if not path or picture.reach is None:
+        return ""
+    text = f"path {picture.reach.cost(cursor)} AP"
+    if any(square in picture.danger for square in path):
+        text += " - ENTERS OVERWATCH"
+    active = match.active_uid
+    provoked = opportunity_attacks(match.battle, active, path) if active else []
+    if provoked:
+        names = ", ".join(match.name(enemy) for enemy, _ in provoked)
+        text += f" - ATTACK OF OPPORTUNITY from {names}"
+    return text
+
+
+def odds_of(match: Match, target: str, mode: str | None, location: str, aim: int) -> Odds:
+    """The exact odds of the active unit's attack on `target` (`queries.preview_attack`)."""
+    active = match.active_uid
+    preview = preview_attack(match.battle, active, target, mode, location, aim)
+    if not isinstance(preview, AttackPreview):
+        return Odds(None, name=match.name(target), reason=preview.reason)
+    distance = match.battle.session.grid.distance(match.position(active), match.position(target))
+    return Odds(preview, location, distance)

@@ -1,0 +1,160 @@
+"""The battle screen's small widgets: the status line, the cards, the action bar, the log.
+
+Each draws what the screen hands it (the engine's answers: `UnitInfo`, `AttackPreview`,
+`ActionItem`, events told in words) and decides nothing. Setting what a widget holds redraws it
+(its `watch_` method); holding the same thing again costs nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.reactive import var
+from textual.widgets import RichLog, Static
+
+from game.core.events import Event
+from game.core.narrate import tell
+from game.core.queries import AttackPreview, UnitInfo
+from game.ui.actions import ActionItem
+from game.ui.cards import action_line, target_card, unit_card
+from game.ui.match import Match
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """What the status line says: the round, whose turn, the square under the cursor."""
+
+    round: int
+    turn: str = ""              # "Hollis's turn (computer)"
+    skip: bool = False          # a computer's moves are being replayed: Space skips
+    square: str = ""            # "(5,2) Door, light cover: Maire Jensen"
+    path: str = ""              # "path 4 AP - ENTERS OVERWATCH"
+
+
+class StatusLine(Static):
+    """One line at the top of the screen."""
+
+    status: var[Status | None] = var(None)
+
+    def watch_status(self, status: Status | None) -> None:
+        if status is None:
+            self.update("")
+            return
+        parts = [f"Round {status.round}", status.turn, "Space: skip" if status.skip else "",
+                 status.square, status.path]
+        self.update(Text(" · ".join(part for part in parts if part)))
+
+
+class SidePanel(VerticalScroll, can_focus=False):
+    """The selected unit (or the target), the initiative order and morale."""
+
+
+class UnitCard(Static):
+    """The selected unit's card; hidden while a target's odds are shown."""
+
+    unit: var[tuple[UnitInfo, bool] | None] = var(None)     # the unit, and whether it is own
+    target: var[str | None] = var(None)
+
+    def __init__(self, match: Match, **kwargs) -> None:
+        super().__init__(markup=False, **kwargs)
+        self.match = match
+
+    def watch_unit(self, unit: tuple[UnitInfo, bool] | None) -> None:
+        self.update(unit_card(self.match, unit[0], own=unit[1]) if unit else "", layout=True)
+
+    def watch_target(self, target: str | None) -> None:
+        self.display = target is None
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """An attack's preview, or why the unit cannot make it."""
+
+    preview: AttackPreview | None
+    location: str = ""
+    distance: int = 0
+    name: str = ""              # the target's, when refused
+    reason: str = ""
+
+
+class TargetCard(Static):
+    """The exact odds of the attack being previewed; shown only while there is a target."""
+
+    odds: var[Odds | None] = var(None)
+    target: var[str | None] = var(None)
+
+    def __init__(self, match: Match, **kwargs) -> None:
+        super().__init__(markup=False, **kwargs)
+        self.match = match
+
+    def watch_odds(self, odds: Odds | None) -> None:
+        self.update(self._card(odds), layout=True)
+
+    def _card(self, odds: Odds | None) -> Text | str:
+        if odds is None:
+            return ""
+        if odds.preview is None:
+            return Text(f"{odds.name}\n\n{odds.reason}\n\n[Tab] next  [Esc] back")
+        return target_card(self.match, odds.preview, odds.location, odds.distance)
+
+    def watch_target(self, target: str | None) -> None:
+        self.display = target is not None
+
+
+class TurnCard(Static):
+    """The round, the initiative order and each side's morale (`cards.turn_card`)."""
+
+    card: var[Text] = var(Text)
+
+    def watch_card(self, card: Text) -> None:
+        self.update(card, layout=True)
+
+
+class ActionBar(Static):
+    """Every action of the active unit with its key and AP cost; whose turn it is otherwise."""
+
+    items: var[tuple[ActionItem, ...]] = var(tuple)
+    playing: var[str] = var("")           # the name of the side playing, when not the viewer
+
+    def watch_items(self) -> None:
+        self._draw()
+
+    def watch_playing(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        if self.items:
+            self.update(action_line(list(self.items)))
+        else:
+            self.update(Text(f"{self.playing} is playing…") if self.playing else "")
+
+
+class CombatLog(RichLog, can_focus=False):
+    """Every roll and modifier in words, as one side saw them; Page Up / Page Down scroll it."""
+
+    def __init__(self, match: Match, **kwargs) -> None:
+        super().__init__(wrap=True, max_lines=2000, **kwargs)
+        self.match = match
+
+    def rebuild(self, viewer: str) -> None:
+        """The whole log again, from the events `viewer` saw (a new player took the seat)."""
+        self.clear()
+        events = self.match.seen_by(viewer)
+        self.tell(tell(events, self.match.tell, self.match.name))
+        if not events:
+            session = self.match.battle.session
+            self.tell([f"{session.setup.scenario.name}, round {session.round}: "
+                       "the battle goes on."])
+
+    def tell_events(self, events: list[Event], viewer: str) -> None:
+        seen = [event for event in events if viewer in event.seen_by]
+        self.tell(tell(seen, self.match.tell, self.match.name))
+
+    def tell(self, lines: list[str]) -> None:
+        for line in lines:
+            self.write(Text(line))
+
+    def page(self, direction: int) -> None:
+        self.scroll_relative(y=direction * max(1, self.size.height - 1), animate=False)
