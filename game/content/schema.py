@@ -23,10 +23,17 @@ from pydantic import (
     model_validator,
 )
 
+from game.content.text import check_glyph, check_name, check_text
+
 DAMAGE_TYPES = ("ballistic", "energy", "shock", "thermal", "edged", "blunt")
 DamageType = Literal["ballistic", "energy", "shock", "thermal", "edged", "blunt"]
 Ident = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=48)]
 DICE_RE = re.compile(r"^(\d{1,2})d(\d{1,3})([+-]\d{1,3})?$")
+Name = Annotated[str, AfterValidator(check_name)]
+"""A name shown to players: one line, no control characters, at most NAME_MAX characters."""
+Description = Annotated[str, AfterValidator(check_text)]
+Glyph = Annotated[str, Field(min_length=1, max_length=1, description="one character"),
+                  AfterValidator(check_glyph)]
 
 
 class Strict(BaseModel):
@@ -88,8 +95,8 @@ Stat = Annotated[int, BeforeValidator(stat_value), Field(ge=-100, le=1000)]
 
 class TerrainSpec(Strict):
     id: Ident
-    name: str
-    glyph: str = Field(min_length=1, max_length=1)
+    name: Name
+    glyph: Glyph
     walkable: bool = True
     rough: bool = False
     blocks_sight: bool = False
@@ -158,7 +165,7 @@ class WeaponProfile(Strict):
 
 class WeaponSpec(Strict):
     id: Ident
-    name: str
+    name: Name
     kind: Literal["firearm", "melee", "grenade"]
     skill: Literal["aim", "melee", "unarmed", "demolitions"] = "aim"
     damage: DiceCode
@@ -231,7 +238,7 @@ class ArmorProfile(Strict):
 
 class ArmorSpec(Strict):
     id: Ident
-    name: str
+    name: Name
     resist: dict[DamageType, Annotated[int, Field(ge=0, le=200)]] = Field(default_factory=dict)
     rules: dict[Ident, ArmorProfile] = Field(default_factory=dict)
     """The armor under other rulesets, by engine name; none: no armor under that ruleset."""
@@ -264,7 +271,7 @@ class UnitProfile(Strict):
 
 class UnitSpec(Strict):
     id: Ident
-    name: str
+    name: Name
     ap: int = Field(ge=1, le=100)
     hp: int = Field(ge=1, le=1000)
     morale: int = Field(default=5, ge=0, le=100)
@@ -285,7 +292,7 @@ class UnitsFile(Strict):
 
 class SquadMember(Strict):
     unit: Ident
-    name: str | None = None
+    name: Name | None = None
     count: int = Field(default=1, ge=1, le=50)
     at: tuple[int, int] | None = Field(default=None, description="[x, y]; [0, 0] is top-left")
 
@@ -301,7 +308,7 @@ class SquadMember(Strict):
 
 class SquadSpec(Strict):
     id: Ident
-    name: str
+    name: Name
     members: list[SquadMember] = Field(min_length=1)
 
 
@@ -316,13 +323,12 @@ class LegendEntry(Strict):
     zone: Ident | None = None
 
 
-Glyph = Annotated[str, Field(min_length=1, max_length=1, description="one character")]
 
 
 class MapSpec(Strict):
     id: Ident
-    name: str
-    description: str = ""
+    name: Name
+    description: Description = ""
     legend: dict[Glyph, LegendEntry] = Field(default_factory=dict)
     rows: list[str] = Field(min_length=2, max_length=512)
 
@@ -362,7 +368,7 @@ ScenarioMap = Annotated[
 
 class SideSpec(Strict):
     id: Ident
-    name: str
+    name: Name
     squad: Ident | None = None
     members: list[SquadMember] = Field(default_factory=list)
     zone: Ident
@@ -385,8 +391,8 @@ class VictorySpec(Strict):
 
 class ScenarioSpec(Strict):
     id: Ident
-    name: str
-    description: str = ""
+    name: Name
+    description: Description = ""
     ruleset: Ident = "skirmish"
     map: ScenarioMap = Field(description="a map id, a path to a map file, or a map written out")
     sides: list[SideSpec] = Field(min_length=2, max_length=4)
@@ -403,9 +409,9 @@ class RulesetSpec(Strict):
     """The outer shape of a ruleset file. `params` is checked by the ruleset's own model."""
 
     id: Ident
-    name: str
+    name: Name
     engine: Ident
-    description: str = ""
+    description: Description = ""
     unit_attributes: list[Ident] = Field(default_factory=list, description="every unit must have these")
     unit_skills: list[Ident] = Field(default_factory=list, description="every unit must have these")
     params: dict = Field(default_factory=dict)

@@ -16,9 +16,11 @@ from typing import Any
 import yaml
 
 from game.content.problems import Loc, Problem, format_key
+from game.content.text import first_control, printable
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_DEPTH = 40
+MAX_CONTROL_PROBLEMS = 10
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SCALAR_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null")}
 _QUOTED = ("'", '"')
@@ -80,6 +82,22 @@ def _read_text(path: Path, file: str) -> str:
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
         raise _Refused(Problem(file, line, None, "", "not UTF-8 text"))
+
+
+def _control_characters(text: str, file: str) -> list[Problem]:
+    """Raw control characters (ESC, NUL ...) refused at their line and column, before YAML
+    reads the file (its own error gives only a character position)."""
+    problems: list[Problem] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        index = first_control(line, allowed="\t\r\x85")
+        if index is None:
+            continue
+        char = printable(line[index])
+        message = f"control character {char} is not allowed in a content file"
+        problems.append(Problem(file, number, index + 1, "", message))
+        if len(problems) >= MAX_CONTROL_PROBLEMS:
+            break
+    return problems
 
 
 def _too_big(size: int) -> str:
@@ -187,7 +205,7 @@ def read_document(path: Path, file: str | None = None) -> tuple[Document | None,
     file = str(path) if file is None else file
     try:
         text = _read_text(path, file)
-        problems = _screen(text, file)
+        problems = _control_characters(text, file) or _screen(text, file)
         if problems:
             return None, problems
         loader = Loader(text)

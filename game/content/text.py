@@ -1,0 +1,88 @@
+"""Text that reaches a screen: names are data, checked when read, and printed safely.
+
+A name (of a unit, a side, a scenario, a player ...) is one line of at most NAME_MAX
+characters with no control characters; a description may also hold line breaks and tabs, up
+to TEXT_MAX characters. Control characters are what a terminal obeys instead of showing
+(ESC starts a sequence that can set the window title, clear the screen or hide text), and
+bidirectional overrides reorder what is shown; neither has a place in a name.
+
+`printable(text)` is for output whose source is not checked (a file's path, a message quoting
+what a file held): every such character is written as an escape (`\\x1b`), never raw.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+NAME_MAX = 64
+TEXT_MAX = 4000
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_SEPARATORS = frozenset("\u2028\u2029")
+
+
+def is_control(char: str) -> bool:
+    """A character a terminal may obey rather than show, or one that reorders a line."""
+    return unicodedata.category(char) == "Cc" or char in _BIDI or char in _SEPARATORS
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def first_control(text: str, allowed: str = "") -> int | None:
+    """The index of the first control character of `text` not in `allowed`, or None."""
+    for index, char in enumerate(text):
+        if char not in allowed and is_control(char):
+            return index
+    return None
+
+
+def check_name(value: str) -> str:
+    """One line of visible text, at most NAME_MAX characters."""
+    if len(value) > NAME_MAX:
+        raise ValueError(f"a name is at most {NAME_MAX} characters (this one has {len(value)})")
+    if not value.strip():
+        raise ValueError("a name needs at least one visible character")
+    index = first_control(value)
+    if index is not None:
+        raise ValueError(f"a name may not hold control characters ({_escape(value[index])} at "
+                         f"character {index + 1})")
+    return value
+
+
+def check_glyph(value: str) -> str:
+    """A map glyph: any one character a terminal shows (a space too)."""
+    if first_control(value) is not None:
+        raise ValueError(f"a glyph may not be a control character (got {_escape(value[0])})")
+    return value
+
+
+def check_text(value: str) -> str:
+    """A description: lines of visible text, at most TEXT_MAX characters in all."""
+    if len(value) > TEXT_MAX:
+        raise ValueError(f"a description is at most {TEXT_MAX} characters (this one has "
+                         f"{len(value)})")
+    index = first_control(value, allowed="\n\t")
+    if index is not None:
+        raise ValueError(f"a description may not hold control characters "
+                         f"({_escape(value[index])} at character {index + 1})")
+    return value
+
+
+def printable(text: str, keep: str = "\n") -> str:
+    """`text` with every control character but those in `keep` written as an escape."""
+    if first_control(text, keep) is None:
+        return text
+    return "".join(_escape(c) if c not in keep and is_control(c) else c for c in text)
+
+
+def name_problem(value: object) -> str | None:
+    """Why `value` cannot be a name (for names typed into the app or read from a save)."""
+    if not isinstance(value, str):
+        return "a name is text"
+    try:
+        check_name(value)
+    except ValueError as error:
+        return str(error)
+    return None
