@@ -12,17 +12,26 @@ what a file held): every such character is written as an escape (`\\x1b`), never
 
 from __future__ import annotations
 
-import unicodedata
+import re
+from functools import lru_cache
 
 NAME_MAX = 64
 TEXT_MAX = 4000
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-_SEPARATORS = frozenset("\u2028\u2029")
+CONTROLS = ("\x00-\x1f\x7f-\x9f"                       # C0, DEL and C1: Unicode's Cc
+            "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # bidirectional marks, overrides
+            "\u2028\u2029")                                # line and paragraph separators
+
+
+@lru_cache(maxsize=16)
+def _pattern(allowed: str) -> re.Pattern[str]:
+    if not allowed:
+        return re.compile(f"[{CONTROLS}]")
+    return re.compile(f"(?![{re.escape(allowed)}])[{CONTROLS}]")
 
 
 def is_control(char: str) -> bool:
     """A character a terminal may obey rather than show, or one that reorders a line."""
-    return unicodedata.category(char) == "Cc" or char in _BIDI or char in _SEPARATORS
+    return _pattern("").match(char) is not None
 
 
 def _escape(char: str) -> str:
@@ -32,10 +41,8 @@ def _escape(char: str) -> str:
 
 def first_control(text: str, allowed: str = "") -> int | None:
     """The index of the first control character of `text` not in `allowed`, or None."""
-    for index, char in enumerate(text):
-        if char not in allowed and is_control(char):
-            return index
-    return None
+    found = _pattern(allowed).search(text)
+    return None if found is None else found.start()
 
 
 def check_name(value: str) -> str:
@@ -72,9 +79,7 @@ def check_text(value: str) -> str:
 
 def printable(text: str, keep: str = "\n") -> str:
     """`text` with every control character but those in `keep` written as an escape."""
-    if first_control(text, keep) is None:
-        return text
-    return "".join(_escape(c) if c not in keep and is_control(c) else c for c in text)
+    return _pattern(keep).sub(lambda found: _escape(found.group()), text)
 
 
 def name_problem(value: object) -> str | None:

@@ -21,6 +21,7 @@ from game.content.text import first_control, printable
 MAX_FILE_BYTES = 1024 * 1024
 MAX_DEPTH = 40
 MAX_CONTROL_PROBLEMS = 10
+_LINE_BREAKS = "\t\n\r\x85"
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SCALAR_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null")}
 _QUOTED = ("'", '"')
@@ -87,9 +88,11 @@ def _read_text(path: Path, file: str) -> str:
 def _control_characters(text: str, file: str) -> list[Problem]:
     """Raw control characters (ESC, NUL ...) refused at their line and column, before YAML
     reads the file (its own error gives only a character position)."""
+    if first_control(text, allowed=_LINE_BREAKS) is None:
+        return []
     problems: list[Problem] = []
     for number, line in enumerate(text.split("\n"), start=1):
-        index = first_control(line, allowed="\t\r\x85")
+        index = first_control(line, allowed=_LINE_BREAKS)
         if index is None:
             continue
         char = printable(line[index])
