@@ -40,11 +40,32 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+MAX_DICE = 10
+MAX_SIDES = 100
+MAX_ROF = 20
+MAX_ATTACK_TOTAL = 1000
+MAX_FULL_AUTO_TOTAL = 2000
+FULL_AUTO_ENGINE = "d20"
+"""Exact odds enumerate every total. At most MAX_DICE dice of at most MAX_SIDES faces, a rate of
+fire of at most MAX_ROF, and at most MAX_ATTACK_TOTAL for the dice of one attack's every hit
+(count x faces x rof) keep each preview well under a second (measurements in
+docs/PERFORMANCE.md). The d20 rules' full-auto attack may hit once per round in the magazine:
+its dice over a full magazine are held to MAX_FULL_AUTO_TOTAL."""
+
+
+def dice_total(value: str) -> int:
+    """The highest a dice code's dice can roll, bonus aside (2d6+1 -> 12); 0 if not dice."""
+    match = DICE_RE.match(value)
+    return int(match.group(1)) * int(match.group(2)) if match else 0
+
+
 def check_dice(value: str) -> str:
-    """A dice code like 2d6, 3d12+2 or 5d20."""
+    """A dice code like 2d6, 3d12+2 or 5d20: 1 to MAX_DICE dice of 2 to MAX_SIDES faces."""
     match = DICE_RE.match(value)
     if not match or int(match.group(1)) < 1 or int(match.group(2)) < 2:
         raise ValueError(f"{value!r} is not a dice code like 2d6 or 3d12+2")
+    if int(match.group(1)) > MAX_DICE or int(match.group(2)) > MAX_SIDES:
+        raise ValueError(f"{value!r}: at most {MAX_DICE} dice of at most {MAX_SIDES} faces")
     return value
 
 
@@ -209,7 +230,26 @@ class WeaponSpec(Strict):
             raise ValueError(f"a {kind} weapon needs a mode named {needed!r}")
         if kind == "firearm" and not modes:
             raise ValueError("a firearm needs at least one mode, e.g. {name: single, ap: 3}")
+        if any(mode.rof > MAX_ROF for mode in modes):
+            raise ValueError(f"a mode's rof is at most {MAX_ROF}")
         return modes
+
+    @model_validator(mode="after")
+    def _attack_total_bounded(self) -> WeaponSpec:
+        """One attack's dice, every hit counted, stay small enough for exact odds."""
+        rof = max((mode.rof for mode in self.modes), default=1)
+        total = dice_total(self.damage) * rof
+        if total > MAX_ATTACK_TOTAL:
+            raise ValueError(f"damage {self.damage} at rof {rof} can roll {total} in one attack; "
+                             f"at most {MAX_ATTACK_TOTAL} (fewer or smaller dice, or a lower rof)")
+        profile = self.rules.get(FULL_AUTO_ENGINE)
+        hits = min(100, max(rof, self.magazine if self.kind == "firearm" else 1))
+        total = dice_total(profile.damage) * hits if profile is not None else 0
+        if total > MAX_FULL_AUTO_TOTAL:
+            raise ValueError(f"{FULL_AUTO_ENGINE} damage {profile.damage} over {hits} hits (a "
+                             f"full magazine) can roll {total} in one attack; at most "
+                             f"{MAX_FULL_AUTO_TOTAL} (fewer or smaller dice, or a smaller magazine)")
+        return self
 
 
 class WeaponsFile(Strict):
