@@ -19,7 +19,8 @@ NAME_MAX = 64
 TEXT_MAX = 4000
 CONTROLS = ("\x00-\x1f\x7f-\x9f"                       # C0, DEL and C1: Unicode's Cc
             "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # bidirectional marks, overrides
-            "\u2028\u2029")                                # line and paragraph separators
+            "\u2028\u2029"                                 # line and paragraph separators
+            "\ud800-\udfff")                               # lone surrogates: undecodable bytes
 
 
 @lru_cache(maxsize=16)
@@ -36,6 +37,8 @@ def is_control(char: str) -> bool:
 
 def _escape(char: str) -> str:
     code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:                # a byte of a file name that is not UTF-8
+        return f"\\x{code - 0xDC00:02x}"
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
