@@ -53,7 +53,8 @@ class SkirmishApp(App):
     def on_mount(self) -> None:
         self.push_screen(MainMenu())
         if self.save_problem:
-            self.notify(f"{self.save_problem} Saving is off.", severity="warning", timeout=8)
+            self.notify(f"{self.save_problem} Saving is off.", severity="warning", timeout=8,
+                        markup=False)
 
     # --- content ------------------------------------------------------------------------------
 
@@ -154,7 +155,7 @@ class SkirmishApp(App):
                 self.save_match(then, str(error))
                 return
             match.saved_commands = len(match.battle.commands)
-            self.notify(f"Saved as {name}.", timeout=3)
+            self.notify(f"Saved as {name}.", timeout=3, markup=False)
             if then is not None:
                 then()
 

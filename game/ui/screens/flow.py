@@ -239,7 +239,8 @@ class TurnFlow:
         try:
             write_save(folder, AUTOSAVE_NAME, self.match.state())
         except SaveError as error:
-            self.notify(str(error), title="Autosave failed", severity="warning", timeout=5)
+            self.notify(str(error), title="Autosave failed", severity="warning", timeout=5,
+                        markup=False)
 
     def action_save(self) -> None:
         if self.busy:

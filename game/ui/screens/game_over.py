@@ -49,7 +49,7 @@ class GameOver(GameScreen[str]):
             headline = f"Victory: {self.match.name(session.winner)}"
         with Center():
             with Vertical(id="game-over"):
-                yield Label(headline, id="winner")
+                yield Label(headline, id="winner", markup=False)
                 reason = f"{session.end_reason.capitalize()}, round {session.round}."
                 yield Static(reason, markup=False)
                 yield Static(results_table(self.match), id="results")

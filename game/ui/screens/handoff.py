@@ -57,7 +57,7 @@ class Summary(GameModal[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(self.title_text, classes="dialog-title", markup=False)
             with VerticalScroll(classes="dialog-body"):
                 yield Static("\n".join(self.lines) or "Nothing your side could see.", markup=False)
             yield Label("Enter or Escape to continue", classes="hint")

@@ -82,7 +82,7 @@ class Help(GameModal[None]):
                         text.append(f"{name}   ")
                     yield Static(text)
                 for name, description in self.rules:
-                    yield Static(f"Rules: {name}", classes="section")
+                    yield Static(f"Rules: {name}", classes="section", markup=False)
                     yield Static(description or "(no description)", markup=False)
                 yield Static("Turns", classes="section")
                 yield Static(

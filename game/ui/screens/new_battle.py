@@ -17,7 +17,9 @@ from textual.widgets.option_list import Option
 
 from game.content.problems import ContentError
 from game.content.schema import BattleSetup
+from game.content.text import name_problem
 from game.rules.registry import ruleset_class
+from game.ui.glyphs import plain
 from game.ui.match import Seat
 from game.ui.players import computer_levels, default_level
 from game.ui.screens.base import GameScreen
@@ -56,7 +58,8 @@ class NewBattle(GameScreen):
         with Horizontal(id="new-battle"):
             with Column(id="new-left"):
                 yield Label("Scenario", classes="first")
-                options = [Option(f"{s.name} ({len(s.sides)} sides, {self._ruleset_name(s.ruleset)})",
+                options = [Option(plain(f"{s.name} ({len(s.sides)} sides, "
+                                        f"{self._ruleset_name(s.ruleset)})"),
                                   id=s.id) for s in scenarios]
                 yield Choices(*options, id="scenarios")
                 yield Static("", id="scenario-about", markup=False)
@@ -64,7 +67,7 @@ class NewBattle(GameScreen):
                 yield Label("Ruleset")
                 with RadioSet(id="ruleset"):
                     for index, spec in enumerate(self.rulesets):
-                        yield RadioButton(spec.name, value=index == 0, id=f"ruleset-{spec.id}")
+                        yield RadioButton(plain(spec.name), value=index == 0, id=f"ruleset-{spec.id}")
                 yield Label("Seed (blank: random)")
                 yield Input(placeholder="random", id="seed", restrict=r"[0-9]*", max_length=12)
             with Column(id="new-right"):
@@ -159,7 +162,7 @@ class NewBattle(GameScreen):
                 button = self.query_one(f"#ruleset-{spec.id}", RadioButton)
                 note = " (the scenario's)" if spec.id == own else (
                     "" if spec.id in playable else " (no stats for it)")
-                button.label = spec.name + note
+                button.label = plain(spec.name + note)
                 button.disabled = spec.id not in playable and spec.id != own
                 button.value = spec.id == own
                 if spec.id == own:
@@ -224,6 +227,10 @@ class NewBattle(GameScreen):
         for index, ident in enumerate(ids):
             human = self.kinds[index] == "human" or level is None
             name = self.query_one(f"#name-{index}", Input).value.strip() or f"Player {index + 1}"
+            problem = name_problem(name)
+            if human and problem:
+                self._say(f"The name of the player of {self.sides[index][1]}: {problem}.")
+                return None
             seats[ident] = Seat(ident, human, name if human else f"Computer ({level})",
                                 None if human else level)
         if not any(seat.human for seat in seats.values()):
