@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from game.content.problems import Loc, Problem, format_key
+from game.files import NotRegularFile, read_regular
 from game.content.text import first_control, printable
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -70,14 +71,17 @@ class _Refused(Exception):
 
 def _read_text(path: Path, file: str) -> str:
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise _Refused(Problem(file, None, None, "", _too_big(path.stat().st_size)))
-        with path.open("rb") as stream:
-            raw = stream.read(MAX_FILE_BYTES + 1)
+        raw = read_regular(path, MAX_FILE_BYTES + 1)
+    except NotRegularFile as error:
+        raise _Refused(Problem(file, None, None, "", f"cannot read: {error}"))
     except OSError as error:
         raise _Refused(Problem(file, None, None, "", f"cannot read: {error.strerror or error}"))
     if len(raw) > MAX_FILE_BYTES:
-        raise _Refused(Problem(file, None, None, "", _too_big(len(raw))))
+        try:
+            size = path.stat().st_size
+        except OSError:
+            size = len(raw)
+        raise _Refused(Problem(file, None, None, "", _too_big(max(size, len(raw)))))
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:

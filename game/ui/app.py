@@ -177,8 +177,9 @@ class SkirmishApp(App):
         await players.settle()
         try:
             match = Match.from_state(state)
-        except (ValueError, TypeError, KeyError, AttributeError) as error:   # a damaged state
-            self._tell("This save cannot be loaded", f"{error}.\nThe file was left as it was.")
+        except Exception as error:       # a damaged state, or content that no longer loads
+            self._tell("This save cannot be loaded",
+                       f"{load_problem(error)}\nThe file was left as it was.")
             return
         await self.start_match(match)
 
@@ -249,6 +250,19 @@ class SkirmishApp(App):
                     ("Leave battle", "Back to the main menu", screen.action_leave)):
                 yield SystemCommand(title, help_text, action)
         yield SystemCommand("Quit", "Quit skirmish", self.action_quit)
+
+
+def load_problem(error: Exception) -> str:
+    """Why a save's battle could not be rebuilt, in full, as a sentence."""
+    from game.content.problems import ContentError
+    if isinstance(error, ContentError):
+        return f"Its battle content does not load:\n{error}"
+    if isinstance(error, KeyError) and error.args:
+        return f"It names {error.args[0]!r}, which its own content does not define."
+    text = str(error).rstrip(".")
+    if isinstance(error, (ValueError, TypeError)):
+        return f"{text[:1].upper()}{text[1:]}." if text else type(error).__name__
+    return f"{type(error).__name__}: {text}." if text else f"{type(error).__name__}."
 
 
 def run_app(save_dir: str | None = None) -> None:
