@@ -9,6 +9,7 @@ from __future__ import annotations
 from game.content.deploy import DeployIssue, plan
 from game.content.library import Library, Origin, map_of, register
 from game.content.maps import ParsedMap, scan_map
+from game.content.reach import reaches
 from pydantic import ValidationError
 
 from game.content.problems import Problem, from_validation, suggest, unique
@@ -363,9 +364,25 @@ def _layout_problems(scope: Library, scenario: ScenarioSpec, origin: Origin) -> 
     problems += _sides(scope, scenario, origin)
     problems += _victory(scope, scenario, origin, parsed)
     if parsed is not None:
-        _, issues = plan(scenario, parsed, scope.terrain, scope.squads, scope.units)
+        deployments, issues = plan(scenario, parsed, scope.terrain, scope.squads, scope.units)
         problems += [_deploy_problem(scope, scenario, issue) for issue in issues]
+        problems += _objective_reached(scope, scenario, origin, parsed, deployments)
     return problems
+
+
+def _objective_reached(
+    scope: Library, scenario: ScenarioSpec, origin: Origin, parsed: ParsedMap, deployments: list
+) -> list[Problem]:
+    """A `reach` objective that no unit of the side that needs it can walk to."""
+    victory = scenario.victory
+    if victory.type != "reach" or not deployments or victory.zone not in parsed.zones:
+        return []
+    starts = [(d.x, d.y) for d in deployments if d.side == victory.side]
+    if not starts or reaches(parsed, scope.terrain, starts, parsed.zones[victory.zone]):
+        return []
+    message = (f"no unit of side {victory.side!r} can walk to zone {victory.zone!r}: walls or "
+               "other ground no unit can stand on cut it off, so the side can never win")
+    return [scope.problem(origin, ("victory", "zone"), message)]
 
 
 def check_scenario(

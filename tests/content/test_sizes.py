@@ -35,7 +35,7 @@ def scenario(second: int) -> str:
 def test_numbering_many_units_of_one_name_is_linear() -> None:
     start = time.perf_counter()
     names = _numbered(["Rifleman"] * 10_000 + ["Rifleman 3"] + ["Rifleman"] * 2)
-    assert time.perf_counter() - start < 0.5          # quadratic: 8 s
+    assert time.perf_counter() - start < 2            # quadratic: 8 s
     assert names[:3] == ["Rifleman", "Rifleman 2", "Rifleman 3"]
     assert names[-3:] == ["Rifleman 3 2", "Rifleman 10001", "Rifleman 10002"]
     assert len(set(names)) == len(names)
@@ -58,5 +58,5 @@ def test_a_million_units_are_refused_without_being_built(write: Write) -> None:
     path = write("s.yaml", text)
     start = time.perf_counter()
     problem = only(problems_in(path), "sides")
-    assert time.perf_counter() - start < 5
+    assert time.perf_counter() - start < 20        # building them: minutes
     assert problem.message == "the sides have 1000001 units; a battle holds at most 100"
