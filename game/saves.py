@@ -60,11 +60,17 @@ class SaveInfo:
 
 
 def default_save_dir() -> Path:
-    """``$SKIRMISH_SAVE_DIR`` if set, else the repository's ``saves/`` folder."""
+    """``$SKIRMISH_SAVE_DIR`` if set; else the project's ``saves/`` folder when the game runs
+    from a checkout of the project; else the user's data folder (``~/.local/share/skirmish/saves``
+    on Linux, found by platformdirs), never inside an installed package."""
     env = os.environ.get(SAVE_DIR_ENV)
     if env:
         return Path(env).expanduser()
-    return Path(__file__).resolve().parents[1] / "saves"
+    project = Path(__file__).resolve().parents[1]
+    if (project / "pyproject.toml").is_file() and (project / "saves").is_dir():
+        return project / "saves"
+    from platformdirs import user_data_path
+    return user_data_path("skirmish", appauthor=False) / "saves"
 
 
 def resolve_save_dir(override: str | Path | None = None) -> Path:
