@@ -49,7 +49,7 @@ def test_exact_odds_at_the_largest_dice_allowed_stay_fast(
     start = time.perf_counter()
     code, text = main_resolve(str(path), as_json=False, odds=True)
     assert code == 0, text
-    assert time.perf_counter() - start < 1.5
+    assert time.perf_counter() - start < 5         # unbounded: minutes
     assert MAX_ATTACK_TOTAL == 1000
 
 
