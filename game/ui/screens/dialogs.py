@@ -35,7 +35,7 @@ class Choice(GameModal[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title", markup=False)
+            yield Label(plain(self.title_text), classes="dialog-title")
             with VerticalScroll(classes="dialog-body"):
                 yield Static(printable(self.body), markup=False)
             # More choices than fit side by side stand in a column (up/down or Tab move).
