@@ -32,7 +32,8 @@ def say(*parts: object, file=None) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="skirmish", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--save-dir", help="folder for saves (default: $SKIRMISH_SAVE_DIR or saves/)")
+    parser.add_argument("--save-dir", help="folder for saves (default: $SKIRMISH_SAVE_DIR, else a "
+                        "checkout's saves/, else the user's data folder)")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("play", help="open the game (the default)")
     sim = sub.add_parser("sim", help="play headless battles between computer players")

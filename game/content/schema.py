@@ -248,7 +248,8 @@ class WeaponSpec(Strict):
         if total > MAX_FULL_AUTO_TOTAL:
             raise ValueError(f"{FULL_AUTO_ENGINE} damage {profile.damage} over {hits} hits (a "
                              f"full magazine) can roll {total} in one attack; at most "
-                             f"{MAX_FULL_AUTO_TOTAL} (fewer or smaller dice, or a smaller magazine)")
+                             f"{MAX_FULL_AUTO_TOTAL} (fewer or smaller dice, or a smaller "
+                             "magazine)")
         return self
 
 

@@ -67,7 +67,8 @@ class NewBattle(GameScreen):
                 yield Label("Ruleset")
                 with RadioSet(id="ruleset"):
                     for index, spec in enumerate(self.rulesets):
-                        yield RadioButton(plain(spec.name), value=index == 0, id=f"ruleset-{spec.id}")
+                        yield RadioButton(plain(spec.name), value=index == 0,
+                                          id=f"ruleset-{spec.id}")
                 yield Label("Seed (blank: random)")
                 yield Input(placeholder="random", id="seed", restrict=r"[0-9]*", max_length=12)
             with Column(id="new-right"):
