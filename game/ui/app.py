@@ -11,6 +11,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -49,6 +50,20 @@ class SkirmishApp(App):
         self.library: Any = None
         self.library_problem = ""
         self.match: Match | None = None
+
+    async def on_event(self, event: events.Event) -> None:
+        # Keys and clicks queued in a burst can arrive after quitting began: Textual 8 then
+        # raises ScreenStackError looking for a screen to give them to, or hands them to a
+        # screen whose widgets are already being removed (NoMatches in its key handlers).
+        if isinstance(event, (events.Key, events.MouseEvent)) and not self._takes_input():
+            return
+        await super().on_event(event)
+
+    def _takes_input(self) -> bool:
+        if self._exit or not self.screen_stack:
+            return False
+        screen = self.screen_stack[-1]
+        return screen.is_attached and not (screen._closing or screen._pruning)
 
     def on_mount(self) -> None:
         self.push_screen(MainMenu())
@@ -231,7 +246,10 @@ class SkirmishApp(App):
 
     def action_command_palette(self) -> None:
         from game.ui.screens.base import Palette
-        if self.use_command_palette and not Palette.is_open(self):
+        # a second Ctrl+P queued before the first palette is current would push a palette of
+        # the same id (DuplicateIds): any palette on the stack counts as open
+        if self.use_command_palette and not any(isinstance(screen, Palette)
+                                                for screen in self.screen_stack):
             self.push_screen(Palette(id="--command-palette"))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from textual import work
 from textual.await_complete import AwaitComplete
 from textual.command import CommandPalette
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widget import MountError
 from textual.widgets import Static
@@ -43,13 +45,34 @@ class Dismissable:
 
 
 class Palette(Dismissable, CommandPalette):
-    """Textual's command palette, safe against a second click after it closed, and against
-    Page Down pressed before its list is laid out (both raise in Textual 8)."""
+    """Textual's command palette, safe against a second click after it closed, against Page
+    Down pressed before its list is laid out, and against its search or its watchers running
+    after a burst of keys closed it (all raise in Textual 8: KeyError, IndexError, or NoMatches
+    for its CommandList)."""
 
     def _action_command_list(self, action: str) -> None:
         try:
             super()._action_command_list(action)
-        except (KeyError, IndexError):
+        except (KeyError, IndexError, NoMatches):
+            pass
+
+    @work(exclusive=True, group=CommandPalette._GATHER_COMMANDS_GROUP)
+    async def _gather_commands(self, search_value: str) -> None:
+        try:
+            await CommandPalette._gather_commands.__wrapped__(self, search_value)
+        except NoMatches:            # closed while the search ran: nothing left to fill
+            pass
+
+    def _watch__list_visible(self) -> None:
+        try:
+            super()._watch__list_visible()
+        except NoMatches:
+            pass
+
+    async def _watch__show_busy(self) -> None:
+        try:
+            await super()._watch__show_busy()
+        except NoMatches:
             pass
 
 
