@@ -67,3 +67,22 @@ async def test_random_keys_and_clicks_never_raise(save_dir, monkeypatch, seed):
     assert apps <= EVENTS // 40, "the app kept quitting: the random input is not testing much"
     assert {"BattleScreen", "MainMenu"} <= visited, visited
     print(f"{apps} app runs; screens seen: {sorted(visited)}")
+
+
+async def test_new_battle_ignores_what_was_queued_before_it_closed(save_dir):
+    """A burst moved the scenario list's highlight, then Escape closed the screen: the queued
+    highlight arrived after its widgets were gone (NoMatches for '#side-0')."""
+    from textual.widgets import OptionList
+
+    from game.content.loader import load_library
+    app = make_app(save_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = new_battle.NewBattle(load_library())
+        app.push_screen(screen)
+        await pilot.pause()
+        options = screen.query_one("#scenarios", OptionList)
+        queued = OptionList.OptionHighlighted(options, options.get_option_at_index(1), 1)
+        screen.dismiss()
+        await pilot.pause()
+        screen.on_option_list_option_highlighted(queued)
+        screen.on_radio_set_changed(None)

@@ -79,6 +79,11 @@ class Palette(Dismissable, CommandPalette):
 class GameScreen(Dismissable, Screen[Result]):
     """A full screen; shows TooSmall instead of itself in a terminal under 80x24."""
 
+    def closing(self) -> bool:
+        """Dismissed, or its widgets being removed: messages queued before (a burst of keys
+        moving a list's highlight) must not look for widgets that are gone."""
+        return self._gone or not self.is_attached or self._closing or self._pruning
+
     def on_mount(self) -> None:
         add_too_small(self)
 

@@ -106,6 +106,8 @@ class NewBattle(GameScreen):
     # --- reacting to the form ---------------------------------------------------------------
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if self.closing():
+            return
         scenario = self.library.scenarios.get(event.option.id or "")
         if scenario is not None:
             self.query_one("#scenario-about", Static).update(scenario.description or "")
@@ -113,11 +115,15 @@ class NewBattle(GameScreen):
             self._show_rows([(s.id, s.name) for s in scenario.sides], key=scenario.id)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if self.closing():
+            return
         event.stop()
         self.query_one("#scenario-path", Input).value = ""
         self.focus_next()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.closing():
+            return
         event.stop()
         if event.input.id == "scenario-path" and event.value.strip():
             setup = self._load(event.value.strip())
@@ -131,12 +137,16 @@ class NewBattle(GameScreen):
             self.action_start()
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        if self.closing():
+            return
         if event.radio_set.id == "mode":
             self._apply_mode()
         elif event.radio_set.id == "ruleset" and event.pressed.id:
             self.ruleset_choice = event.pressed.id.split("-", 1)[1]
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        if self.closing():
+            return
         event.stop()
         ident = event.button.id or ""
         if ident == "start":
