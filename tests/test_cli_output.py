@@ -61,3 +61,14 @@ def test_sim_prints_hostile_free_names_as_they_are(tmp_path: Path, capsys) -> No
     assert main(["sim", str(path), "--seed", "1"]) == 0
     out = printed(capsys)
     assert "Winner:" in out and not RAW.search(out)
+
+
+def test_a_resolve_title_with_control_characters_is_refused_where_written(
+    tmp_path: Path, capsys
+) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text('ruleset: skirmish\ntitle: "a\\e[2Jb"\nattacker: {unit: hollis}\n'
+                    "defender: {unit: olea_trooper}\nweapon: es63_custom\n")
+    assert main(["resolve", "--odds", str(path)]) == 2
+    out = printed(capsys)
+    assert f"{path}:2:9: title: a description may not hold control characters" in out
