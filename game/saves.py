@@ -95,6 +95,8 @@ def _unusable(folder: Path) -> str | None:
         return "it is not a folder"
     if not os.access(folder, os.W_OK | os.X_OK):
         return "it is not writable"
+    if hasattr(os, "geteuid") and folder.stat().st_uid != os.geteuid():
+        return "it belongs to another user"
     return None
 
 

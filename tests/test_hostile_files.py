@@ -97,3 +97,14 @@ def test_temporary_files_of_killed_saves_are_removed(tmp_path: Path) -> None:
     os.utime(fresh, (old, old))
     write_save(tmp_path, "battle", {"a": 1})
     assert sorted(p.name for p in tmp_path.iterdir()) == ["battle.json"]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
+                    reason="only root can give a folder away")
+def test_a_folder_of_another_user_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "theirs"
+    folder.mkdir()
+    os.chown(folder, 54321, -1)
+    with pytest.raises(SaveError) as caught:
+        resolve_save_dir(folder)
+    assert caught.value.reason == "it belongs to another user"
