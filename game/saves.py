@@ -6,7 +6,7 @@ canonical JSON, so a damaged or hand-edited state is refused rather than loaded.
 Writes go through a temporary file and ``os.replace``, never half-writing a save; the
 temporary file of a save killed mid-write is removed at the next save or listing. Only regular
 files are read (a pipe or a device would block), and the save folder must be a writable folder
-outside the kernel's /proc, /sys and /dev.
+of the user's, outside the kernel's /proc, /sys and /dev.
 """
 
 from __future__ import annotations

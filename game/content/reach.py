@@ -13,8 +13,24 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import tcod.path
 
+from game.content.deploy import Deployment
 from game.content.maps import ParsedMap, Square
-from game.content.schema import TerrainSpec
+from game.content.schema import ScenarioSpec, TerrainSpec
+
+
+def unreachable_objective(
+    scenario: ScenarioSpec, parsed: ParsedMap, terrain: Mapping[str, TerrainSpec],
+    deployments: list[Deployment],
+) -> str | None:
+    """Why a `reach` objective cannot be won (no unit of its side can walk there), or None."""
+    victory = scenario.victory
+    if victory.type != "reach" or not deployments or victory.zone not in parsed.zones:
+        return None
+    starts = [(d.x, d.y) for d in deployments if d.side == victory.side]
+    if not starts or reaches(parsed, terrain, starts, parsed.zones[victory.zone]):
+        return None
+    return (f"no unit of side {victory.side!r} can walk to zone {victory.zone!r}: walls or "
+            "other ground no unit can stand on cut it off, so the side can never win")
 
 
 def walkable_array(parsed: ParsedMap, terrain: Mapping[str, TerrainSpec]) -> np.ndarray:

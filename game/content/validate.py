@@ -9,7 +9,7 @@ from __future__ import annotations
 from game.content.deploy import DeployIssue, plan
 from game.content.library import Library, Origin, map_of, register
 from game.content.maps import ParsedMap, scan_map
-from game.content.reach import reaches
+from game.content.reach import unreachable_objective
 from pydantic import ValidationError
 
 from game.content.problems import Problem, from_validation, suggest, unique
@@ -373,16 +373,8 @@ def _layout_problems(scope: Library, scenario: ScenarioSpec, origin: Origin) -> 
 def _objective_reached(
     scope: Library, scenario: ScenarioSpec, origin: Origin, parsed: ParsedMap, deployments: list
 ) -> list[Problem]:
-    """A `reach` objective that no unit of the side that needs it can walk to."""
-    victory = scenario.victory
-    if victory.type != "reach" or not deployments or victory.zone not in parsed.zones:
-        return []
-    starts = [(d.x, d.y) for d in deployments if d.side == victory.side]
-    if not starts or reaches(parsed, scope.terrain, starts, parsed.zones[victory.zone]):
-        return []
-    message = (f"no unit of side {victory.side!r} can walk to zone {victory.zone!r}: walls or "
-               "other ground no unit can stand on cut it off, so the side can never win")
-    return [scope.problem(origin, ("victory", "zone"), message)]
+    message = unreachable_objective(scenario, parsed, scope.terrain, deployments)
+    return [scope.problem(origin, ("victory", "zone"), message)] if message else []
 
 
 def check_scenario(
