@@ -111,3 +111,20 @@ def test_a_save_whose_player_name_holds_control_characters_is_refused(tmp_path):
     state["seats"]["blue"]["name"] = "\x1b]0;PWNED\x07"
     with pytest.raises(ValueError, match="player of side 'blue' cannot be shown"):
         Match.from_state(state)
+
+
+async def test_the_battle_screen_shows_hostile_names(save_dir, tmp_path):
+    from ui_helpers import at_my_turn
+    text = hostile_duel(tmp_path).read_text().replace("name: Trooper", "name: '[b]Tr[/i]'")
+    path = tmp_path / "hostile_duel.yaml"
+    path.write_text(text)
+    match = new_match(path, 1, {"blue"})
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await at_my_turn(app, pilot, match)
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "[/]" in shown and "[/red]" in shown          # the initiative and morale cards
+        await pilot.press("tab")                             # target the trooper if in sight
+        await pilot.pause()
+        assert app.is_running
