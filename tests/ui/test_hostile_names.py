@@ -128,3 +128,16 @@ async def test_the_battle_screen_shows_hostile_names(save_dir, tmp_path):
         await pilot.press("tab")                             # target the trooper if in sight
         await pilot.pause()
         assert app.is_running
+
+
+async def test_notifications_of_a_screen_quote_names_as_written(save_dir, tmp_path):
+    from ui_helpers import at_my_turn
+    match = new_match(hostile_duel(tmp_path), 1, {"blue"})
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await at_my_turn(app, pilot, match)
+        screen.notify("[/] has no grenades.", severity="warning", timeout=3)   # as orders do
+        await pilot.pause()
+        told = [n for n in app._notifications if "has no grenades" in n.message]
+        assert told and told[0].message == "[/] has no grenades." and not told[0].markup
+        assert app.is_running

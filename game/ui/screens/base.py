@@ -10,7 +10,10 @@ from textual.command import CommandPalette
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widget import MountError
+from textual.notifications import SeverityLevel
 from textual.widgets import Static
+
+from game.content.text import printable
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 Result = TypeVar("Result")
@@ -33,9 +36,16 @@ class TooSmall(Static):
 
 
 class Dismissable:
-    """Dismissing twice (two quick key presses) must not pop the screen underneath."""
+    """Dismissing twice (two quick key presses) must not pop the screen underneath. Its
+    notifications are plain text: they quote names (a unit called [/] has no grenades), which
+    Textual would otherwise read as markup and fail on."""
 
     _gone = False
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        super().notify(printable(message), title=printable(title), severity=severity,
+                       timeout=timeout, markup=markup)
 
     def dismiss(self, result=None) -> AwaitComplete:
         if self._gone or not self.is_active:
