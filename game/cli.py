@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from game.content.problems import ContentError
+from game.content.text import printable
 
 DESCRIPTION = """\
 skirmish: a turn-based tactical game for the terminal.
@@ -22,10 +23,17 @@ Run with no arguments to open the game. Subcommands:
 """
 
 
+def say(*parts: object, file=None) -> None:
+    """print(), with every control character of the text written as an escape: names, paths
+    and messages quoting a file may hold ESC or NUL, and a terminal obeys them."""
+    print(printable(" ".join(str(part) for part in parts)), file=file or sys.stdout)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="skirmish", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--save-dir", help="folder for saves (default: $SKIRMISH_SAVE_DIR or saves/)")
+    parser.add_argument("--save-dir", help="folder for saves (default: $SKIRMISH_SAVE_DIR, else a "
+                        "checkout's saves/, else the user's data folder)")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("play", help="open the game (the default)")
     sim = sub.add_parser("sim", help="play headless battles between computer players")
@@ -58,17 +66,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "resolve":
             from game.resolve.main import main_resolve
             code, text = main_resolve(args.file, as_json=args.json, odds=args.odds)
-            print(text, file=sys.stdout if code == 0 else sys.stderr)
+            say(text, file=sys.stdout if code == 0 else sys.stderr)
             return code
         return _play(args)
     except ContentError as error:
-        print(error, file=sys.stderr)
+        say(error, file=sys.stderr)
         return 2
     except BrokenPipeError:          # output piped into `head` and closed early (an OSError:
         sys.stderr.close()           # caught before the others)
         return 0
     except (ValueError, OSError) as error:
-        print(f"skirmish: {error}", file=sys.stderr)
+        say(f"skirmish: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -88,11 +96,11 @@ def _validate(paths: Sequence[str]) -> int:
     from game.content.loader import validate_paths
     problems = validate_paths(paths)
     for problem in problems:
-        print(problem)
+        say(problem)
     if problems:
-        print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found.", file=sys.stderr)
+        say(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found.", file=sys.stderr)
         return 1
-    print(f"OK: {', '.join(paths)} passed every check.")
+    say(f"OK: {', '.join(paths)} passed every check.")
     return 0
 
 
@@ -118,15 +126,15 @@ def _sim(args: argparse.Namespace) -> int:
         result = play(setup, seed, players, keep_events=True)
         if args.json:
             for event in result.events:
-                print(json.dumps(event.to_dict()))
+                say(json.dumps(event.to_dict()))
             return 0
         names = {s.id: s.name for s in setup.scenario.sides} | {w.id: w.name for w in setup.weapons}
         names |= _unit_names(setup) | {setup.scenario.id: setup.scenario.name}
         namer = lambda ident: names.get(ident, ident)  # noqa: E731
         told = [e for e in result.events if not isinstance(e, TurnUnseen)]   # the log sees all
         for line in tell(told, lambda event: describe(event, namer), namer):
-            print(line)
-        print(f"Winner: {labels[result.winner] if result.winner else 'none (a draw)'}; "
+            say(line)
+        say(f"Winner: {labels[result.winner] if result.winner else 'none (a draw)'}; "
               f"{result.rounds} rounds, {result.commands} commands, seed {seed}.")
         return 0
     return _many(setup, seed, names, args)
@@ -157,14 +165,14 @@ def _many(setup, seed: int, names: dict[str, str], args: argparse.Namespace) -> 
             wins = {names["first"]: args.battles - draws}
         else:
             wins = {name: sum(w == name for w in winners) for name in names.values()}
-        print(json.dumps({"battles": args.battles, "wins": wins, "draws": draws, "seed": seed}))
+        say(json.dumps({"battles": args.battles, "wins": wins, "draws": draws, "seed": seed}))
         return 0
     low, high = wilson(first_wins, args.battles)
     if names["first"] == names["other"]:
-        print(f"{args.battles} battles on {setup.scenario.id} (seed {seed}): {draws} draws; "
+        say(f"{args.battles} battles on {setup.scenario.id} (seed {seed}): {draws} draws; "
               f"the first side won {sum(w == 'first side' for w in winners)}.")
         return 0
-    print(f"{args.battles} battles on {setup.scenario.id} (seed {seed}): {names['first']} won "
+    say(f"{args.battles} battles on {setup.scenario.id} (seed {seed}): {names['first']} won "
           f"{first_wins} ({100 * first_wins / args.battles:.1f}%, 95% interval "
           f"{100 * low:.1f}-{100 * high:.1f}%), {names['other']} won "
           f"{args.battles - first_wins - draws}, {draws} draws.")

@@ -3,7 +3,10 @@
 A save is a JSON envelope ``{"format", "version", "checksum", "saved_at", "state"}``
 around an opaque battle state; the checksum is the SHA-256 of the state's
 canonical JSON, so a damaged or hand-edited state is refused rather than loaded.
-Writes go through a temporary file and ``os.replace``, never half-writing a save.
+Writes go through a temporary file and ``os.replace``, never half-writing a save; the
+temporary file of a save killed mid-write is removed at the next save or listing. Only regular
+files are read (a pipe or a device would block), and the save folder must be a writable folder
+of the user's, outside the kernel's /proc, /sys and /dev.
 """
 
 from __future__ import annotations
@@ -13,11 +16,15 @@ import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
+import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+
+from game.files import NotRegularFile, read_regular
 
 SAVE_FORMAT = "skirmish-save"
 SAVE_VERSION = 1
@@ -26,6 +33,8 @@ SAVE_SUFFIX = ".json"
 MAX_SAVE_BYTES = 32 * 1024 * 1024
 MAX_NAME_LENGTH = 64
 SAVE_DIR_ENV = "SKIRMISH_SAVE_DIR"
+ORPHAN_AGE = 60.0          # seconds: a temporary file this old belongs to a killed save
+_SYSTEM_DIRS = ("/proc", "/sys", "/dev")
 
 _REQUIRED_KEYS = ("format", "version", "checksum", "saved_at", "state")
 _NAME_CHARS = re.compile(r"[A-Za-z0-9 _.\-]+")
@@ -51,11 +60,17 @@ class SaveInfo:
 
 
 def default_save_dir() -> Path:
-    """``$SKIRMISH_SAVE_DIR`` if set, else the repository's ``saves/`` folder."""
+    """``$SKIRMISH_SAVE_DIR`` if set; else the project's ``saves/`` folder when the game runs
+    from a checkout of the project; else the user's data folder (``~/.local/share/skirmish/saves``
+    on Linux, found by platformdirs), never inside an installed package."""
     env = os.environ.get(SAVE_DIR_ENV)
     if env:
         return Path(env).expanduser()
-    return Path(__file__).resolve().parents[1] / "saves"
+    project = Path(__file__).resolve().parents[1]
+    if (project / "pyproject.toml").is_file() and (project / "saves").is_dir():
+        return project / "saves"
+    from platformdirs import user_data_path
+    return user_data_path("skirmish", appauthor=False) / "saves"
 
 
 def resolve_save_dir(override: str | Path | None = None) -> Path:
@@ -65,7 +80,24 @@ def resolve_save_dir(override: str | Path | None = None) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise SaveError(f"Cannot use save folder {folder}: {exc.strerror or exc}.") from None
-    return folder.resolve()
+    resolved = folder.resolve()
+    reason = _unusable(resolved)
+    if reason:
+        raise SaveError(f"Cannot use save folder {folder}: {reason}.", reason)
+    return resolved
+
+
+def _unusable(folder: Path) -> str | None:
+    """Why `folder` cannot hold saves, or None."""
+    if any(folder == Path(top) or Path(top) in folder.parents for top in _SYSTEM_DIRS):
+        return "it is one of the system's own folders (/proc, /sys, /dev)"
+    if not folder.is_dir():
+        return "it is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return "it is not writable"
+    if hasattr(os, "geteuid") and folder.stat().st_uid != os.geteuid():
+        return "it belongs to another user"
+    return None
 
 
 def sanitize_name(name: str) -> str:
@@ -150,6 +182,7 @@ def write_save(folder: Path, name: str, state: dict[str, Any]) -> Path:
         raise SaveError(f"Cannot save {path.name}: it is over the {MAX_SAVE_BYTES} byte limit.")
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        remove_orphans(folder)
         fd, tmp_name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
         raise SaveError(f"Cannot save {path}: {exc.strerror or exc}.") from None
@@ -169,6 +202,21 @@ def write_save(folder: Path, name: str, state: dict[str, Any]) -> Path:
     return path
 
 
+def remove_orphans(folder: Path, age: float = ORPHAN_AGE) -> int:
+    """Delete the temporary files of saves killed mid-write (untouched for `age` seconds; a
+    save being written now is younger). Returns how many were removed."""
+    removed, now = 0, time.time()
+    for path in Path(folder).glob(".*.tmp"):
+        try:
+            info = path.lstat()
+            if stat.S_ISREG(info.st_mode) and now - info.st_mtime >= age:
+                path.unlink()
+                removed += 1
+        except OSError:
+            continue          # gone already, or not ours to delete
+    return removed
+
+
 def _reject_constant(token: str) -> Any:
     raise ValueError(f"{token} is not allowed")
 
@@ -180,10 +228,11 @@ def _load(path: Path) -> dict[str, Any]:
         return SaveError(f"Cannot load save {path}: {reason}.", reason)
 
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_SAVE_BYTES + 1)
+        raw = read_regular(path, MAX_SAVE_BYTES + 1)
     except FileNotFoundError:
         raise fail("the file does not exist") from None
+    except NotRegularFile as exc:
+        raise fail(str(exc)) from None
     except OSError as exc:
         raise fail(f"the file cannot be read ({exc.strerror or exc})") from None
     if len(raw) > MAX_SAVE_BYTES:
@@ -234,6 +283,7 @@ def list_saves(folder: Path) -> list[SaveInfo]:
     folder = Path(folder)
     if not folder.is_dir():
         return []
+    remove_orphans(folder)
     infos: list[SaveInfo] = []
     for path in folder.glob(f"*{SAVE_SUFFIX}"):
         if path.name.startswith(".") or not path.is_file():

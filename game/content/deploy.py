@@ -3,7 +3,7 @@
 Deterministic: members placed with `at: [x, y]` go there first; every other unit takes the
 free walkable squares of its side's zone, nearest the zone's centroid first, ties broken
 row-major (top row first, then left to right). Display names are unique in a battle: a name
-used again gets " 2", " 3" ... in deployment order.
+used again gets " 2", " 3" ... in deployment order. A battle holds at most MAX_UNITS units.
 """
 
 from __future__ import annotations
@@ -21,6 +21,11 @@ from game.content.schema import (
     TerrainSpec,
     UnitSpec,
 )
+
+
+MAX_UNITS = 100
+"""Units in one battle, all sides together: the computer players and the fog of war are measured
+up to this (docs/PERFORMANCE.md)."""
 
 
 @dataclass(frozen=True)
@@ -73,16 +78,30 @@ def _members(
 
 
 def _numbered(bases: list[str]) -> list[str]:
+    """Each base name, with the lowest number that makes it unique so far.
+
+    The lowest free number of a base never goes down as names are taken, so each base keeps
+    where its search stopped: linear in the number of names, not quadratic.
+    """
     used: set[str] = set()
+    next_number: dict[str, int] = {}
     names = []
     for base in bases:
-        name, number = base, 1
+        number = next_number.get(base, 1)
+        name = base if number == 1 else f"{base} {number}"
         while name in used:
             number += 1
             name = f"{base} {number}"
+        next_number[base] = number
         used.add(name)
         names.append(name)
     return names
+
+
+def unit_count(scenario: ScenarioSpec, squads: Mapping[str, SquadSpec]) -> int:
+    """How many units the scenario deploys, counted without building them."""
+    return sum(member.count for index in range(len(scenario.sides))
+               for member, _ in _members(scenario, index, squads))
 
 
 def slots_of(
@@ -159,6 +178,11 @@ def plan(
     units: Mapping[str, UnitSpec],
 ) -> tuple[list[Deployment], list[DeployIssue]]:
     """Deployments for `scenario` on `parsed`, or the issues that prevent them."""
+    total = unit_count(scenario, squads)
+    if total > MAX_UNITS:
+        source = Source("scenario", scenario.id, ("sides",))
+        message = f"the sides have {total} units; a battle holds at most {MAX_UNITS}"
+        return [], [DeployIssue(source, message)]
     slots = slots_of(scenario, squads, units)
     placer = _Placer(parsed, terrain)
     squares: list[Square | None] = [placer.place_at(s) if s.at else None for s in slots]

@@ -236,6 +236,9 @@ def add_path(library: Library, path: Path, problems: list[Problem]) -> None:
             add_file(library, item, problems)
     elif path.is_file():
         add_file(library, path, problems)
+    elif path.exists():
+        message = "not a file or a folder (a pipe, a device or a socket cannot be read)"
+        problems.append(Problem(str(path), None, None, "", message))
     else:
         problems.append(Problem(str(path), None, None, "", "no such file or folder"))
 

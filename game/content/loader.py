@@ -33,8 +33,11 @@ __all__ = [
 
 
 def bundled_content_dir() -> Path:
-    """The `content/` folder at the top of the project."""
-    return Path(__file__).resolve().parents[2] / "content"
+    """The bundled content: the package data `game._content` of an installed game, else the
+    `content/` folder at the top of the project (a source checkout)."""
+    game = Path(__file__).resolve().parents[1]
+    packaged = game / "_content"            # installed by setup.py next to the game's modules
+    return packaged if packaged.is_dir() else game.parent / "content"
 
 
 def _read(extra: Sequence[Path | str]) -> tuple[Library, list[Problem]]:

@@ -80,7 +80,10 @@ def _shape_issues(rows: list[str]) -> list[MapIssue]:
 def _glyph_issues(rows: list[str], legend: Mapping[str, LegendEntry]) -> list[MapIssue]:
     first: dict[str, Square] = {}
     count: dict[str, int] = {}
+    known = set(legend)
     for y, row in enumerate(rows):
+        if known.issuperset(row):            # the common case, checked in C
+            continue
         for x, glyph in enumerate(row):
             if glyph not in legend:
                 first.setdefault(glyph, (x, y))
@@ -107,11 +110,15 @@ def scan_map(
     if issues:
         return None, issues
     zones: dict[str, list[Square]] = {}
+    terrain_of = {glyph: entry.terrain for glyph, entry in legend.items()}
+    zone_of = {glyph: entry.zone for glyph, entry in legend.items() if entry.zone is not None}
     grid = []
     for y, row in enumerate(spec.rows):
-        grid.append([legend[glyph].terrain for glyph in row])
+        grid.append(list(map(terrain_of.__getitem__, row)))
+        if zone_of.keys().isdisjoint(row):   # most rows hold no zone: skip them in C
+            continue
         for x, glyph in enumerate(row):
-            zone = legend[glyph].zone
+            zone = zone_of.get(glyph)
             if zone is not None:
                 zones.setdefault(zone, []).append((x, y))
     width, height = len(spec.rows[0]), len(spec.rows)

@@ -23,20 +23,48 @@ from pydantic import (
     model_validator,
 )
 
+from game.content.text import check_glyph, check_name, check_text
+
 DamageType = Literal["ballistic", "energy", "shock", "thermal", "edged", "blunt"]
 Ident = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=48)]
 DICE_RE = re.compile(r"^(\d{1,2})d(\d{1,3})([+-]\d{1,3})?$")
+Name = Annotated[str, AfterValidator(check_name)]
+"""A name shown to players: one line, no control characters, at most NAME_MAX characters."""
+Description = Annotated[str, AfterValidator(check_text)]
+Glyph = Annotated[str, Field(min_length=1, max_length=1, description="one character"),
+                  AfterValidator(check_glyph)]
 
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+MAX_DICE = 10
+MAX_SIDES = 100
+MAX_ROF = 20
+MAX_ATTACK_TOTAL = 1000
+MAX_FULL_AUTO_TOTAL = 2000
+FULL_AUTO_ENGINE = "d20"
+"""Exact odds enumerate every total. At most MAX_DICE dice of at most MAX_SIDES faces, a rate of
+fire of at most MAX_ROF, and at most MAX_ATTACK_TOTAL for the dice of one attack's every hit
+(count x faces x rof) keep each preview well under a second (measurements in
+docs/PERFORMANCE.md). The d20 rules' full-auto attack may hit once per round in the magazine:
+its dice over a full magazine are held to MAX_FULL_AUTO_TOTAL."""
+
+
+def dice_total(value: str) -> int:
+    """The highest a dice code's dice can roll, bonus aside (2d6+1 -> 12); 0 if not dice."""
+    match = DICE_RE.match(value)
+    return int(match.group(1)) * int(match.group(2)) if match else 0
+
+
 def check_dice(value: str) -> str:
-    """A dice code like 2d6, 3d12+2 or 5d20."""
+    """A dice code like 2d6, 3d12+2 or 5d20: 1 to MAX_DICE dice of 2 to MAX_SIDES faces."""
     match = DICE_RE.match(value)
     if not match or int(match.group(1)) < 1 or int(match.group(2)) < 2:
         raise ValueError(f"{value!r} is not a dice code like 2d6 or 3d12+2")
+    if int(match.group(1)) > MAX_DICE or int(match.group(2)) > MAX_SIDES:
+        raise ValueError(f"{value!r}: at most {MAX_DICE} dice of at most {MAX_SIDES} faces")
     return value
 
 
@@ -87,8 +115,8 @@ Stat = Annotated[int, BeforeValidator(stat_value), Field(ge=-100, le=1000)]
 
 class TerrainSpec(Strict):
     id: Ident
-    name: str
-    glyph: str = Field(min_length=1, max_length=1)
+    name: Name
+    glyph: Glyph
     walkable: bool = True
     rough: bool = False
     blocks_sight: bool = False
@@ -107,7 +135,7 @@ class FireMode(Strict):
 
 class WeaponSpec(Strict):
     id: Ident
-    name: str
+    name: Name
     kind: Literal["firearm", "melee", "grenade"]
     skill: Literal["aim", "melee", "unarmed", "demolitions"] = "aim"
     damage: DiceCode
@@ -152,12 +180,32 @@ class WeaponSpec(Strict):
             raise ValueError(f"a {kind} weapon needs a mode named {needed!r}")
         if kind == "firearm" and not modes:
             raise ValueError("a firearm needs at least one mode, e.g. {name: single, ap: 3}")
+        if any(mode.rof > MAX_ROF for mode in modes):
+            raise ValueError(f"a mode's rof is at most {MAX_ROF}")
         return modes
+
+    @model_validator(mode="after")
+    def _attack_total_bounded(self) -> WeaponSpec:
+        """One attack's dice, every hit counted, stay small enough for exact odds."""
+        rof = max((mode.rof for mode in self.modes), default=1)
+        total = dice_total(self.damage) * rof
+        if total > MAX_ATTACK_TOTAL:
+            raise ValueError(f"damage {self.damage} at rof {rof} can roll {total} in one attack; "
+                             f"at most {MAX_ATTACK_TOTAL} (fewer or smaller dice, or a lower rof)")
+        damage = str(self.rules.get(FULL_AUTO_ENGINE, {}).get("damage", ""))
+        hits = min(100, max(rof, self.magazine if self.kind == "firearm" else 1))
+        total = dice_total(damage) * hits
+        if total > MAX_FULL_AUTO_TOTAL:
+            raise ValueError(f"{FULL_AUTO_ENGINE} damage {damage} over {hits} hits (a "
+                             f"full magazine) can roll {total} in one attack; at most "
+                             f"{MAX_FULL_AUTO_TOTAL} (fewer or smaller dice, or a smaller "
+                             "magazine)")
+        return self
 
 
 class ArmorSpec(Strict):
     id: Ident
-    name: str
+    name: Name
     resist: dict[DamageType, Annotated[int, Field(ge=0, le=200)]] = Field(default_factory=dict)
     rules: dict[Ident, dict[str, Any]] = Field(default_factory=dict)
     """The armor under other rulesets, by engine name; none: no armor under that ruleset. Each
@@ -173,7 +221,7 @@ class CarriedWeapon(Strict):
 
 class UnitSpec(Strict):
     id: Ident
-    name: str
+    name: Name
     ap: int = Field(ge=1, le=100)
     hp: int = Field(ge=1, le=1000)
     morale: int = Field(default=5, ge=0, le=100)
@@ -191,7 +239,7 @@ class UnitSpec(Strict):
 
 class SquadMember(Strict):
     unit: Ident
-    name: str | None = None
+    name: Name | None = None
     count: int = Field(default=1, ge=1, le=50)
     at: tuple[int, int] | None = Field(default=None, description="[x, y]; [0, 0] is top-left")
 
@@ -207,7 +255,7 @@ class SquadMember(Strict):
 
 class SquadSpec(Strict):
     id: Ident
-    name: str
+    name: Name
     members: list[SquadMember] = Field(min_length=1)
 
 
@@ -218,13 +266,12 @@ class LegendEntry(Strict):
     zone: Ident | None = None
 
 
-Glyph = Annotated[str, Field(min_length=1, max_length=1, description="one character")]
 
 
 class MapSpec(Strict):
     id: Ident
-    name: str
-    description: str = ""
+    name: Name
+    description: Description = ""
     legend: dict[Glyph, LegendEntry] = Field(default_factory=dict)
     rows: list[str] = Field(min_length=2, max_length=512)
 
@@ -264,7 +311,7 @@ ScenarioMap = Annotated[
 
 class SideSpec(Strict):
     id: Ident
-    name: str
+    name: Name
     squad: Ident | None = None
     members: list[SquadMember] = Field(default_factory=list)
     zone: Ident
@@ -287,8 +334,8 @@ class VictorySpec(Strict):
 
 class ScenarioSpec(Strict):
     id: Ident
-    name: str
-    description: str = ""
+    name: Name
+    description: Description = ""
     ruleset: Ident = "skirmish"
     map: ScenarioMap = Field(description="a map id, a path to a map file, or a map written out")
     sides: list[SideSpec] = Field(min_length=2, max_length=4)
@@ -305,9 +352,9 @@ class RulesetSpec(Strict):
     """The outer shape of a ruleset file. `params` is checked by the ruleset's own model."""
 
     id: Ident
-    name: str
+    name: Name
     engine: Ident
-    description: str = ""
+    description: Description = ""
     unit_attributes: list[Ident] = Field(default_factory=list, description="every unit must have these")
     unit_skills: list[Ident] = Field(default_factory=list, description="every unit must have these")
     params: dict = Field(default_factory=dict)

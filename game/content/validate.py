@@ -9,6 +9,7 @@ from __future__ import annotations
 from game.content.deploy import DeployIssue, plan
 from game.content.library import Library, Origin, map_of, register
 from game.content.maps import ParsedMap, scan_map
+from game.content.reach import unreachable_objective
 from pydantic import ValidationError
 
 from game.content.problems import Problem, from_validation, suggest, unique
@@ -347,9 +348,17 @@ def _layout_problems(scope: Library, scenario: ScenarioSpec, origin: Origin) -> 
     problems += _sides(scope, scenario, origin)
     problems += _victory(scope, scenario, origin, parsed)
     if parsed is not None:
-        _, issues = plan(scenario, parsed, scope.terrain, scope.squads, scope.units)
+        deployments, issues = plan(scenario, parsed, scope.terrain, scope.squads, scope.units)
         problems += [_deploy_problem(scope, scenario, issue) for issue in issues]
+        problems += _objective_reached(scope, scenario, origin, parsed, deployments)
     return problems
+
+
+def _objective_reached(
+    scope: Library, scenario: ScenarioSpec, origin: Origin, parsed: ParsedMap, deployments: list
+) -> list[Problem]:
+    message = unreachable_objective(scenario, parsed, scope.terrain, deployments)
+    return [scope.problem(origin, ("victory", "zone"), message)] if message else []
 
 
 def check_scenario(

@@ -16,9 +16,13 @@ from typing import Any
 import yaml
 
 from game.content.problems import Loc, Problem, format_key
+from game.files import NotRegularFile, read_regular
+from game.content.text import first_control, printable
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_DEPTH = 40
+MAX_CONTROL_PROBLEMS = 10
+_LINE_BREAKS = "\t\n\r\x85"
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SCALAR_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null")}
 _QUOTED = ("'", '"')
@@ -67,19 +71,40 @@ class _Refused(Exception):
 
 def _read_text(path: Path, file: str) -> str:
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise _Refused(Problem(file, None, None, "", _too_big(path.stat().st_size)))
-        with path.open("rb") as stream:
-            raw = stream.read(MAX_FILE_BYTES + 1)
+        raw = read_regular(path, MAX_FILE_BYTES + 1)
+    except NotRegularFile as error:
+        raise _Refused(Problem(file, None, None, "", f"cannot read: {error}")) from error
     except OSError as error:
         raise _Refused(Problem(file, None, None, "", f"cannot read: {error.strerror or error}")) from error
     if len(raw) > MAX_FILE_BYTES:
-        raise _Refused(Problem(file, None, None, "", _too_big(len(raw))))
+        try:
+            size = path.stat().st_size
+        except OSError:
+            size = len(raw)
+        raise _Refused(Problem(file, None, None, "", _too_big(max(size, len(raw)))))
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
         raise _Refused(Problem(file, line, None, "", "not UTF-8 text")) from error
+
+
+def _control_characters(text: str, file: str) -> list[Problem]:
+    """Raw control characters (ESC, NUL ...) refused at their line and column, before YAML
+    reads the file (its own error gives only a character position)."""
+    if first_control(text, allowed=_LINE_BREAKS) is None:
+        return []
+    problems: list[Problem] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        index = first_control(line, allowed=_LINE_BREAKS)
+        if index is None:
+            continue
+        char = printable(line[index])
+        message = f"control character {char} is not allowed in a content file"
+        problems.append(Problem(file, number, index + 1, "", message))
+        if len(problems) >= MAX_CONTROL_PROBLEMS:
+            break
+    return problems
 
 
 def _too_big(size: int) -> str:
@@ -187,7 +212,7 @@ def read_document(path: Path, file: str | None = None) -> tuple[Document | None,
     file = str(path) if file is None else file
     try:
         text = _read_text(path, file)
-        problems = _screen(text, file)
+        problems = _control_characters(text, file) or _screen(text, file)
         if problems:
             return None, problems
         loader = Loader(text)

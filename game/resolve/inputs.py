@@ -6,6 +6,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from game.content.schema import Description
+
 RollValues = int | list[int]
 
 
@@ -15,7 +17,7 @@ class In(BaseModel):
 
 class Header(In):
     ruleset: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=48)]
-    title: str | None = None
+    title: Description | None = None         # no control characters: it is printed
     seed: int | None = Field(default=None, ge=0)
     rolls: dict[str, RollValues] = Field(default_factory=dict)
 

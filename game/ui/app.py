@@ -11,6 +11,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -50,10 +51,25 @@ class SkirmishApp(App):
         self.library_problem = ""
         self.match: Match | None = None
 
+    async def on_event(self, event: events.Event) -> None:
+        # Keys and clicks queued in a burst can arrive after quitting began: Textual 8 then
+        # raises ScreenStackError looking for a screen to give them to, or hands them to a
+        # screen whose widgets are already being removed (NoMatches in its key handlers).
+        if isinstance(event, (events.Key, events.MouseEvent)) and not self._takes_input():
+            return
+        await super().on_event(event)
+
+    def _takes_input(self) -> bool:
+        if self._exit or not self.screen_stack:
+            return False
+        screen = self.screen_stack[-1]
+        return screen.is_attached and not (screen._closing or screen._pruning)
+
     def on_mount(self) -> None:
         self.push_screen(MainMenu())
         if self.save_problem:
-            self.notify(f"{self.save_problem} Saving is off.", severity="warning", timeout=8)
+            self.notify(f"{self.save_problem} Saving is off.", severity="warning", timeout=8,
+                        markup=False)
 
     # --- content ------------------------------------------------------------------------------
 
@@ -154,7 +170,7 @@ class SkirmishApp(App):
                 self.save_match(then, str(error))
                 return
             match.saved_commands = len(match.battle.commands)
-            self.notify(f"Saved as {name}.", timeout=3)
+            self.notify(f"Saved as {name}.", timeout=3, markup=False)
             if then is not None:
                 then()
 
@@ -176,8 +192,9 @@ class SkirmishApp(App):
         await players.settle()
         try:
             match = Match.from_state(state)
-        except (ValueError, TypeError, KeyError, AttributeError) as error:   # a damaged state
-            self._tell("This save cannot be loaded", f"{error}.\nThe file was left as it was.")
+        except Exception as error:       # a damaged state, or content that no longer loads
+            self._tell("This save cannot be loaded",
+                       f"{load_problem(error)}\nThe file was left as it was.")
             return
         await self.start_match(match)
 
@@ -229,7 +246,10 @@ class SkirmishApp(App):
 
     def action_command_palette(self) -> None:
         from game.ui.screens.base import Palette
-        if self.use_command_palette and not Palette.is_open(self):
+        # a second Ctrl+P queued before the first palette is current would push a palette of
+        # the same id (DuplicateIds): any palette on the stack counts as open
+        if self.use_command_palette and not any(isinstance(screen, Palette)
+                                                for screen in self.screen_stack):
             self.push_screen(Palette(id="--command-palette"))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
@@ -248,6 +268,19 @@ class SkirmishApp(App):
                     ("Leave battle", "Back to the main menu", screen.action_leave)):
                 yield SystemCommand(title, help_text, action)
         yield SystemCommand("Quit", "Quit skirmish", self.action_quit)
+
+
+def load_problem(error: Exception) -> str:
+    """Why a save's battle could not be rebuilt, in full, as a sentence."""
+    from game.content.problems import ContentError
+    if isinstance(error, ContentError):
+        return f"Its battle content does not load:\n{error}"
+    if isinstance(error, KeyError) and error.args:
+        return f"It names {error.args[0]!r}, which its own content does not define."
+    text = str(error).rstrip(".")
+    if isinstance(error, (ValueError, TypeError)):
+        return f"{text[:1].upper()}{text[1:]}." if text else type(error).__name__
+    return f"{type(error).__name__}: {text}." if text else f"{type(error).__name__}."
 
 
 def run_app(save_dir: str | None = None) -> None:

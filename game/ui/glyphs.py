@@ -12,6 +12,9 @@ from functools import lru_cache
 
 from rich.color import Color, ColorParseError
 from rich.style import Style
+from textual.content import Content
+
+from game.content.text import printable
 
 SIDE_LETTERS = ("A", "X", "O", "V")
 # Okabe-Ito colours: told apart by most colour-blind players, and by letter by everyone else.
@@ -68,3 +71,9 @@ def cell_style(fg: str | None, bg: str | None, bold: bool = False, underline: bo
                reverse: bool = False, dim: bool = False) -> Style:
     return Style(color=fg, bgcolor=bg or MAP_BACKGROUND, bold=bold or None,
                  underline=underline or None, reverse=reverse or None, dim=dim or None)
+
+
+def plain(text: str) -> Content:
+    """Text to show as written: brackets are never read as markup, control characters are
+    shown as escapes (for labels, options and buttons, which read markup from a str)."""
+    return Content(printable(text))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from game.content.text import name_problem
 from game.core import events as ev
 from game.core.commands import Command
 from game.core.engine import Battle
@@ -167,6 +168,11 @@ class Match:
                                    level=data.get("level"))
             except (TypeError, KeyError, AttributeError):
                 seats[side] = Seat(side, True, f"Player {index + 1}")
+            problem = name_problem(seats[side].name)
+            if problem:
+                battle.close()
+                raise ValueError(f"the name of the player of side {side!r} cannot be shown: "
+                                 f"{problem}")
         if not any(seat.human for seat in seats.values()):
             first = sides[0]
             seats[first] = Seat(first, True, "Player 1")

@@ -143,8 +143,11 @@ class BattleScreen(GameScreen):
         return self.has_class("-narrow") or self.has_class("-short")
 
     def alive(self) -> bool:
-        """Still on the screen stack with an open battle (callbacks may outlive both)."""
-        return self in self.app.screen_stack and not self.match.battle.session.closed
+        """Still on the screen stack, its widgets composed (`ready`) and not being removed, with
+        an open battle (callbacks may outlive all of these; a burst of keys makes it likely)."""
+        return (self in self.app.screen_stack and self.ready and self.is_attached
+                and not (self._closing or self._pruning)
+                and not self.match.battle.session.closed)
 
     def my_turn(self) -> bool:
         match = self.match

@@ -7,6 +7,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, Static
 
+from game.content.text import printable
+from game.ui.glyphs import plain
 from game.ui.screens.base import GameModal
 from game.ui.widgets.problem import Problem
 
@@ -33,9 +35,9 @@ class Choice(GameModal[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(plain(self.title_text), classes="dialog-title")
             with VerticalScroll(classes="dialog-body"):
-                yield Static(self.body, markup=False)
+                yield Static(printable(self.body), markup=False)
             # More choices than fit side by side stand in a column (up/down or Tab move).
             many = len(self.choices) > 3 or sum(len(label) + 6 for _, label in self.choices) > ROW_WIDTH
             row = Vertical(classes="dialog-buttons stacked") if many else Horizontal(classes="dialog-buttons")
@@ -43,7 +45,7 @@ class Choice(GameModal[str | None]):
             with row:
                 for ident, label in self.choices:
                     first = bool(usable) and ident == usable[0]
-                    yield Button(label, id=ident, variant="primary" if first else "default",
+                    yield Button(plain(label), id=ident, variant="primary" if first else "default",
                                  disabled=ident in self.greyed)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

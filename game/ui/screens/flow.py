@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from rich.text import Text
 
 from game.core import events as ev
 from game.core.commands import EndTurn, Respond
@@ -135,7 +134,7 @@ class TurnFlow:
         if len(lines) > SUMMARY_LINES:
             lines = [f"… {len(lines) - SUMMARY_LINES} earlier lines are in the log.",
                      *lines[-SUMMARY_LINES:]]
-        title = Text(f"{match.seats[side].name}: what {match.name(side)} saw")
+        title = f"{match.seats[side].name}: what {match.name(side)} saw"    # shown as plain text
         screen.app.push_screen(Summary(title, lines))
 
     # --- computer sides -----------------------------------------------------------------------

@@ -9,7 +9,8 @@ from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.widgets import Button, Footer, Label, Static
 
-from game.ui.glyphs import side_color, side_letter
+from game.content.text import printable
+from game.ui.glyphs import plain, side_color, side_letter
 from game.ui.match import Match
 from game.ui.screens.base import GameScreen
 
@@ -24,7 +25,7 @@ def results_table(match: Match) -> Table:
         index = match.side_index(side)
         accuracy = f"{100 * record.hits / record.shots:.0f}%" if record.shots else "-"
         letter = (side_letter(index) + " ", f"bold {side_color(index)}")
-        name = Text.assemble(letter, match.name(side))
+        name = Text.assemble(letter, printable(match.name(side)))
         table.add_row(name, str(record.casualties), str(record.shots), str(record.hits),
                       accuracy, str(record.damage_dealt))
     return table
@@ -49,7 +50,7 @@ class GameOver(GameScreen[str]):
             headline = f"Victory: {self.match.name(session.winner)}"
         with Center():
             with Vertical(id="game-over"):
-                yield Label(headline, id="winner")
+                yield Label(plain(headline), id="winner")
                 reason = f"{session.end_reason.capitalize()}, round {session.round}."
                 yield Static(reason, markup=False)
                 yield Static(results_table(self.match), id="results")

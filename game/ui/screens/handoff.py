@@ -8,6 +8,8 @@ from textual.containers import Center, Vertical, VerticalScroll
 from textual.events import Click, Key
 from textual.widgets import Label, Static
 
+from game.content.text import printable
+from game.ui.glyphs import plain
 from game.ui.screens.base import GameModal, GameScreen
 
 
@@ -24,12 +26,12 @@ class Handoff(GameScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Center(id="handoff"):
-            yield Static(self.text, id="handoff-text", markup=False)
+            yield Static(printable(self.text), id="handoff-text", markup=False)
             yield Static("" if self.waiting else "Press any key when ready.", id="handoff-hint")
 
     def ready(self, text: str) -> None:
         self.text, self.waiting = text, False
-        self.query_one("#handoff-text", Static).update(text)
+        self.query_one("#handoff-text", Static).update(printable(text))
         self.query_one("#handoff-hint", Static).update("Press any key when ready.")
 
     def on_key(self, event: Key) -> None:
@@ -57,9 +59,10 @@ class Summary(GameModal[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(plain(self.title_text), classes="dialog-title")
             with VerticalScroll(classes="dialog-body"):
-                yield Static("\n".join(self.lines) or "Nothing your side could see.", markup=False)
+                yield Static(printable("\n".join(self.lines)) or "Nothing your side could see.",
+                             markup=False)
             yield Label("Enter or Escape to continue", classes="hint")
 
     def on_click(self, event: Click) -> None:

@@ -8,7 +8,8 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Static
 
-from game.ui.glyphs import SIDE_COLORS, SIDE_LETTERS, TINTS
+from game.content.text import printable
+from game.ui.glyphs import SIDE_COLORS, SIDE_LETTERS, TINTS, plain
 from game.ui.screens.base import GameModal
 
 KEYS = """\
@@ -82,8 +83,8 @@ class Help(GameModal[None]):
                         text.append(f"{name}   ")
                     yield Static(text)
                 for name, description in self.rules:
-                    yield Static(f"Rules: {name}", classes="section")
-                    yield Static(description or "(no description)", markup=False)
+                    yield Static(plain(f"Rules: {name}"), classes="section")
+                    yield Static(printable(description) or "(no description)", markup=False)
                 yield Static("Turns", classes="section")
                 yield Static(
                     "Units act one at a time in initiative order. Each turn a unit gets its "

@@ -12,6 +12,7 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from game.saves import SaveError, list_saves, read_save
+from game.ui.glyphs import plain
 from game.ui.screens.base import GameModal
 from game.ui.widgets.choices import Choices
 from game.ui.widgets.problem import Problem
@@ -44,7 +45,7 @@ class LoadSave(GameModal[dict | None]):
             if not infos:
                 yield Static("No saves yet." if self.folder else "No save folder is available.")
             if infos:      # (an empty OptionList breaks on Page Down in Textual 8)
-                options = [Option(describe_save(i), id=str(i.path), disabled=not i.ok)
+                options = [Option(plain(describe_save(i)), id=str(i.path), disabled=not i.ok)
                            for i in infos]
                 yield Choices(*options, id="saves")
             yield Input(placeholder="…or the path of a save file, then Enter", id="save-path")

@@ -17,7 +17,9 @@ from textual.widgets.option_list import Option
 
 from game.content.problems import ContentError
 from game.content.schema import BattleSetup
+from game.content.text import name_problem
 from game.rulesets import ruleset_class
+from game.ui.glyphs import plain
 from game.ui.match import Seat
 from game.ui.players import computer_levels, default_level
 from game.ui.screens.base import GameScreen
@@ -56,7 +58,8 @@ class NewBattle(GameScreen):
         with Horizontal(id="new-battle"):
             with Column(id="new-left"):
                 yield Label("Scenario", classes="first")
-                options = [Option(f"{s.name} ({len(s.sides)} sides, {self._ruleset_name(s.ruleset)})",
+                options = [Option(plain(f"{s.name} ({len(s.sides)} sides, "
+                                        f"{self._ruleset_name(s.ruleset)})"),
                                   id=s.id) for s in scenarios]
                 yield Choices(*options, id="scenarios")
                 yield Static("", id="scenario-about", markup=False)
@@ -64,7 +67,8 @@ class NewBattle(GameScreen):
                 yield Label("Ruleset")
                 with RadioSet(id="ruleset"):
                     for index, spec in enumerate(self.rulesets):
-                        yield RadioButton(spec.name, value=index == 0, id=f"ruleset-{spec.id}")
+                        yield RadioButton(plain(spec.name), value=index == 0,
+                                          id=f"ruleset-{spec.id}")
                 yield Label("Seed (blank: random)")
                 yield Input(placeholder="random", id="seed", restrict=r"[0-9]*", max_length=12)
             with Column(id="new-right"):
@@ -102,6 +106,8 @@ class NewBattle(GameScreen):
     # --- reacting to the form ---------------------------------------------------------------
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if self.closing():
+            return
         scenario = self.library.scenarios.get(event.option.id or "")
         if scenario is not None:
             self.query_one("#scenario-about", Static).update(scenario.description or "")
@@ -109,11 +115,15 @@ class NewBattle(GameScreen):
             self._show_rows([(s.id, s.name) for s in scenario.sides], key=scenario.id)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if self.closing():
+            return
         event.stop()
         self.query_one("#scenario-path", Input).value = ""
         self.focus_next()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.closing():
+            return
         event.stop()
         if event.input.id == "scenario-path" and event.value.strip():
             setup = self._load(event.value.strip())
@@ -127,12 +137,16 @@ class NewBattle(GameScreen):
             self.action_start()
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        if self.closing():
+            return
         if event.radio_set.id == "mode":
             self._apply_mode()
         elif event.radio_set.id == "ruleset" and event.pressed.id:
             self.ruleset_choice = event.pressed.id.split("-", 1)[1]
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        if self.closing():
+            return
         event.stop()
         ident = event.button.id or ""
         if ident == "start":
@@ -159,7 +173,7 @@ class NewBattle(GameScreen):
                 button = self.query_one(f"#ruleset-{spec.id}", RadioButton)
                 note = " (the scenario's)" if spec.id == own else (
                     "" if spec.id in playable else " (no stats for it)")
-                button.label = spec.name + note
+                button.label = plain(spec.name + note)
                 button.disabled = spec.id not in playable and spec.id != own
                 button.value = spec.id == own
                 if spec.id == own:
@@ -224,6 +238,10 @@ class NewBattle(GameScreen):
         for index, ident in enumerate(ids):
             human = self.kinds[index] == "human" or level is None
             name = self.query_one(f"#name-{index}", Input).value.strip() or f"Player {index + 1}"
+            problem = name_problem(name)
+            if human and problem:
+                self._say(f"The name of the player of {self.sides[index][1]}: {problem}.")
+                return None
             seats[ident] = Seat(ident, human, name if human else f"Computer ({level})",
                                 None if human else level)
         if not any(seat.human for seat in seats.values()):

@@ -1,0 +1,60 @@
+"""Can a side reach its objective? A `reach` scenario whose zone is walled off from every unit
+of the side that must reach it cannot be won, only timed out: validate refuses it.
+
+The check is generous on purpose: any walkable square counts and every diagonal step is allowed
+(some rulesets forbid cutting a wall's corner), so a zone it calls unreachable is unreachable
+under every ruleset. Path search runs in python-tcod's C code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+import tcod.path
+
+from game.content.deploy import Deployment
+from game.content.maps import ParsedMap, Square
+from game.content.schema import ScenarioSpec, TerrainSpec
+
+
+def unreachable_objective(
+    scenario: ScenarioSpec, parsed: ParsedMap, terrain: Mapping[str, TerrainSpec],
+    deployments: list[Deployment],
+) -> str | None:
+    """Why a `reach` objective cannot be won (no unit of its side can walk there), or None."""
+    victory = scenario.victory
+    if victory.type != "reach" or not deployments or victory.zone not in parsed.zones:
+        return None
+    starts = [(d.x, d.y) for d in deployments if d.side == victory.side]
+    if not starts or reaches(parsed, terrain, starts, parsed.zones[victory.zone]):
+        return None
+    return (f"no unit of side {victory.side!r} can walk to zone {victory.zone!r}: walls or "
+            "other ground no unit can stand on cut it off, so the side can never win")
+
+
+def walkable_array(parsed: ParsedMap, terrain: Mapping[str, TerrainSpec]) -> np.ndarray:
+    """1 where a unit can stand, 0 elsewhere, indexed [y, x]."""
+    walkable = {ident for ident, spec in terrain.items() if spec.walkable}
+    return np.array([[ident in walkable for ident in row] for row in parsed.terrain_ids],
+                    dtype=np.int32)
+
+
+def reaches(parsed: ParsedMap, terrain: Mapping[str, TerrainSpec], starts: Iterable[Square],
+            goal: Iterable[Square]) -> bool:
+    """Whether a walk over walkable squares leads from any of `starts` to any of `goal`.
+
+    An A* search toward one goal square stops as soon as it gets there (milliseconds on a
+    512x512 map); when it cannot, it has explored every square the starts reach, so the other
+    goal squares are read from its distances.
+    """
+    goal = list(goal)
+    if not goal:
+        return False
+    graph = tcod.path.SimpleGraph(cost=walkable_array(parsed, terrain), cardinal=1, diagonal=1)
+    finder = tcod.path.Pathfinder(graph)
+    for x, y in starts:
+        finder.add_root((y, x))
+    finder.resolve((goal[0][1], goal[0][0]))
+    unreached = np.iinfo(finder.distance.dtype).max
+    return any(int(finder.distance[y, x]) < unreached for x, y in goal)
