@@ -16,7 +16,7 @@ import numpy as np
 from game.content.schema import WeaponSpec
 from game.core import components as c
 from game.core.engine import Battle
-from game.core.queries import UnitInfo, enemy_cones, sightings, unit_info
+from game.core.queries import UnitInfo, enemy_cones, revivable, sightings, unit_info
 from game.core.ruleset import Combatant
 
 Square = tuple[int, int]
@@ -81,11 +81,10 @@ class Picture:
         """Where the side's other units lie, up or down."""
         return [sq for _, sq, own, _ in self._roster() if own]
 
-    def downed_next_to(self, square: Square) -> list[Known]:
-        """Downed own units on the squares around `square`."""
-        near = [uid for uid, sq, own, up in self._roster()
-                if own and not up and max(abs(sq[0] - square[0]), abs(sq[1] - square[1])) == 1]
-        return [k for k in self._cards(near) if k.info.state in ("unconscious", "dying")]
+    def patients(self) -> list[Known]:
+        """The fallen allies `me` could give first aid to from where it stands (the engine's
+        answer: game.core.queries.revivable)."""
+        return self._cards(revivable(self._battle, self.me.uid))
 
     def friends_seen_from(self, spots: list[tuple[Square, int]]) -> list[Known]:
         """Own units that are up, standing where someone at one of `spots` (square, sight) would

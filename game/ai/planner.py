@@ -93,7 +93,7 @@ def _may_revive(a: Assessor, pic: Picture, level: Level) -> bool:
     """Whether first aid is an option (its price depends on how safe the square is)."""
     cost = revive_cost(a.battle, pic.me.uid)
     return (level.tactics and cost is not None and pic.me.info.ap >= cost
-            and bool(pic.downed_next_to(pic.me.square)))
+            and bool(pic.patients()))
 
 
 # --- staying put --------------------------------------------------------------------------------
@@ -123,7 +123,7 @@ def _tools(b: Board, base: float) -> list[Option]:
                 for v, cmd in tactics.suppress_options(b.a, me, b.pic.foes, own)]
     cost = revive_cost(b.battle, me.uid)
     if cost is not None and me.info.ap >= cost and b.safety[0] > -0.3 * me.hp:
-        for friend in b.pic.downed_next_to(me.square):
+        for friend in b.pic.patients():
             out.append(Option(base + tactics.revive_value(b.a, me, friend), "revive",
                               tactics.revive_command(me, friend)))
     return out

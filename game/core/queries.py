@@ -163,6 +163,12 @@ def throw_outcomes(battle: Battle, uid: str, grenade: str, at: Square,
     return battle.session.rules.throw_outcomes(battle.session, uid, grenade, at, squares)
 
 
+def revivable(battle: Battle, uid: str) -> list[str]:
+    """The fallen allies `uid` could give first aid to now (the Revive command's targets)."""
+    battle.session.use()
+    return battle.session.rules.revivable(battle.session, uid)
+
+
 def revive_odds(battle: Battle, uid: str, target: str) -> tuple[float, str] | None:
     """The chance that `uid`'s next first-aid check on `target` succeeds, and its stage
     ("stabilize" or "revive"); None under rulesets without first aid."""

@@ -213,6 +213,10 @@ class Ruleset:
         dice that reach each of `squares` (none here: no grenades)."""
         return []
 
+    def revivable(self, session: Session, uid: str) -> list[str]:
+        """The fallen allies `uid` could give first aid to now (none here)."""
+        return []
+
     def revive_odds(self, session: Session, uid: str, target: str) -> tuple[float, str] | None:
         """The chance of `uid`'s next first-aid check on `target`, and its stage (None: none)."""
         return None

@@ -12,14 +12,13 @@ from dataclasses import dataclass
 
 from game.core.grid import Reach
 from game.core.queries import (AttackPreview, UnitInfo, explored_squares, opportunity_attacks,
-                               preview_attack, reach, unit_sees_square)
+                               preview_attack, reach, revivable, unit_sees_square)
 from game.ui.board import Scene, TerrainLook
 from game.ui.match import Match
 from game.ui.scene import board_scene, danger_squares, known_units, standing_tints
 from game.ui.widgets.panels import Odds, Status
 
 Square = tuple[int, int]
-DOWNED = ("unconscious", "dying")
 
 
 @dataclass(eq=False)
@@ -88,16 +87,15 @@ def enemies(match: Match, picture: Picture) -> list[UnitInfo]:
 
 
 def revive_target(match: Match, picture: Picture, cursor: Square) -> str | None:
-    """The downed ally under the cursor, or else the one next to the active unit."""
+    """The fallen ally under the cursor the active unit could give first aid to, or else the
+    first such ally next to it (the engine says who may be revived)."""
+    if match.active_uid is None:
+        return None
+    allies = revivable(match.battle, match.active_uid)
     under = picture.known.get(cursor)
-    if under is not None and under.side == picture.viewer and under.state in DOWNED:
+    if under is not None and under.uid in allies:
         return under.uid
-    here = match.position(match.active_uid)
-    for square, info in picture.known.items():
-        if (here and info.side == picture.viewer and info.state in DOWNED
-                and max(abs(square[0] - here[0]), abs(square[1] - here[1])) == 1):
-            return info.uid
-    return None
+    return allies[0] if allies else None
 
 
 def status_of(match: Match, picture: Picture, look: TerrainLook, cursor: Square,

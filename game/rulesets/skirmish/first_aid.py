@@ -43,6 +43,21 @@ def revive(session: Session, cmd: Revive) -> None:
         set_state(session, target, "ok", uid)
 
 
+def patients(session: Session, uid: str) -> list[str]:
+    """The fallen allies `uid` could give first aid to now: down but not dead, next to it."""
+    here, side = session.position(uid), session.side_of(uid)
+    if here is None:
+        return []
+    out = []
+    for other, unit in session.units():
+        there = session.position(other)
+        if (unit.side == side and there is not None and other != uid
+                and session.get(other, c.Health).state in ("unconscious", "dying")
+                and max(abs(here[0] - there[0]), abs(here[1] - there[1])) == 1):
+            out.append(other)
+    return out
+
+
 def next_check(session: Session, target: str) -> tuple[str, int]:
     """The stage the next Heal check on `target` is for, and its difficulty (each failure
     makes the next one harder)."""

@@ -51,6 +51,9 @@ class SkirmishGrid(SkirmishRules):
                        squares: list[Square]) -> list[tuple[float, dict[Square, str]]]:
         return grenades.throw_outcomes(session, uid, grenade, at, squares)
 
+    def revivable(self, session: Session, uid: str) -> list[str]:
+        return first_aid.patients(session, uid)
+
     def revive_odds(self, session: Session, uid: str, target: str) -> tuple[float, str] | None:
         return first_aid.heal_odds(session, uid, target)
 
