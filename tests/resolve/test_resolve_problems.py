@@ -64,3 +64,13 @@ def test_unused_fixed_rolls_are_noted(tmp_path: Path) -> None:
     path.write_text(ECLIPSE + "seed: 3\nrolls: {attack: 90, damage: [1, 2], typo: 5}\n")
     code, text = main_resolve(str(path), as_json=False, odds=False)
     assert code == 0 and "fixed rolls not used: damage [1, 2], typo [5]" in text
+
+
+@pytest.mark.parametrize("ruleset", ["skirmish", "eclipse2", "opend6", "d20"])
+def test_a_fighter_named_with_a_control_character_is_refused(tmp_path: Path, ruleset: str) -> None:
+    path = tmp_path / "attack.yaml"
+    path.write_text(f'ruleset: {ruleset}\nattacker: {{name: "Arik\\x1b[2J"}}\n')
+    code, text = main_resolve(str(path), as_json=False, odds=False)
+    assert code == 2
+    assert f"{path}:2:" in text and "attacker.name: a name may not hold control characters" in text
+    assert "\x1b" not in text

@@ -6,7 +6,7 @@ from typing import Any, Literal, TYPE_CHECKING
 
 from pydantic import Field, field_validator
 
-from game.content.schema import RulesetSpec, check_dice
+from game.content.schema import Name, RulesetSpec, check_dice
 from game.core.dice import DiceCode
 from game.rulesets.d20.core import D20Rules, Fighter, Outcome, Situation, Weapon
 from game.rulesets.d20.odds import d20_odds
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 class FighterIn(In):
-    name: str
+    name: Name
     attributes: dict[str, int] = Field(default_factory=dict)
     armor_rating: int = 10
     armored: bool = False
@@ -33,7 +33,7 @@ class FighterIn(In):
 
 
 class WeaponIn(In):
-    name: str
+    name: Name
     damage: str
     damage_type: str = "piercing"
     style: Literal["melee", "finesse", "ranged", "magic"] = "ranged"

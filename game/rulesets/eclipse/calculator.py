@@ -6,7 +6,7 @@ from typing import Any, Literal, TYPE_CHECKING
 
 from pydantic import Field, field_validator
 
-from game.content.schema import RulesetSpec, check_dice
+from game.content.schema import Name, RulesetSpec, check_dice
 from game.rulesets.eclipse.first import Eclipse1Rules
 from game.rulesets.eclipse.second import Eclipse2Rules
 from game.rulesets.eclipse.core import D100, EclipseRules, Fighter, Outcome, Situation, Weapon, attack_odds
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 class FighterIn(In):
-    name: str
+    name: Name
     skills: dict[str, int] = Field(default_factory=dict)
     aptitudes: dict[str, int] = Field(default_factory=dict)
     armor: dict[Literal["energy", "kinetic"], int] = Field(default_factory=dict)
@@ -32,7 +32,7 @@ class FighterIn(In):
 
 
 class WeaponIn(In):
-    name: str
+    name: Name
     skill: str
     damage: str
     kind: Literal["melee", "ranged", "psi"] = "ranged"

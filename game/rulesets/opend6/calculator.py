@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal, TYPE_CHECKING
 
 from pydantic import AfterValidator, Field, field_validator
 
-from game.content.schema import RulesetSpec
+from game.content.schema import Name, RulesetSpec
 from game.rulesets.opend6.odds import opend6_odds
 from game.rulesets.opend6.core import D6Code, D6Roll, Fighter, OpenD6Rules, Outcome, Situation, Weapon
 from game.resolve.inputs import Header, In, Invalid
@@ -26,7 +26,7 @@ Code = Annotated[str | int, AfterValidator(_code)]
 
 
 class FighterIn(In):
-    name: str
+    name: Name
     attributes: dict[str, Code] = Field(default_factory=dict)
     skills: dict[str, Code] = Field(default_factory=dict)
     body_points: int = Field(default=20, ge=1)
@@ -35,7 +35,7 @@ class FighterIn(In):
 
 
 class WeaponIn(In):
-    name: str
+    name: Name
     skill: str
     damage: str
 

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal, TYPE_CHECKING
 
 from pydantic import Discriminator, Field, Tag
 
-from game.content.schema import FireMode, RulesetSpec, WeaponSpec
+from game.content.schema import FireMode, Name, RulesetSpec, WeaponSpec
 from game.core.dice import DiceCode
 from game.core.odds import AttackOdds, states_of
 from game.rulesets.skirmish.odds import blast_ring_damage, skirmish_hit_damage, skirmish_odds
@@ -34,7 +34,7 @@ ArmorIn = Annotated[Annotated[str, Tag("ref")] | Annotated[dict[str, int], Tag("
 
 class UnitIn(In):
     unit: str | None = None
-    name: str | None = None
+    name: Name | None = None
     hp: int | None = None
     attributes: dict[str, int] = Field(default_factory=dict)
     skills: dict[str, int] = Field(default_factory=dict)
@@ -45,7 +45,7 @@ class UnitIn(In):
 
 class InlineWeapon(WeaponSpec):
     id: str = "inline"
-    name: str = "weapon"
+    name: Name = "weapon"
 
 
 WeaponIn = Annotated[Annotated[str, Tag("ref")] | Annotated[InlineWeapon, Tag("inline")],
