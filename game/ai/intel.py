@@ -51,7 +51,8 @@ class Picture:
     made with no enemy in sight, never do), and then once for the decision.
     """
 
-    __slots__ = ("me", "foes", "cones", "round", "bodies", "looked", "_battle", "_units", "_own")
+    __slots__ = ("me", "foes", "cones", "round", "bodies", "looked", "_battle", "_units", "_own",
+                 "_patients")
 
     def __init__(self, battle: Battle, me: Known, foes: list[Known], cones: dict[str, list[Square]],
                  round_: int, bodies: tuple[Square, ...] = (), looked: np.ndarray | None = None) -> None:
@@ -64,6 +65,7 @@ class Picture:
         self._battle = battle
         self._units: list[tuple[str, Square, bool, bool]] | None = None
         self._own: list[Known] | None = None
+        self._patients: list[Known] | None = None
 
     def blocked(self) -> list[Square]:
         """Squares of the units the side knows of (its own, and enemies in sight), `me` excepted:
@@ -84,7 +86,9 @@ class Picture:
     def patients(self) -> list[Known]:
         """The fallen allies `me` could give first aid to from where it stands (the engine's
         answer: game.core.queries.revivable)."""
-        return self._cards(revivable(self._battle, self.me.uid))
+        if self._patients is None:
+            self._patients = self._cards(revivable(self._battle, self.me.uid))
+        return self._patients
 
     def friends_seen_from(self, spots: list[tuple[Square, int]]) -> list[Known]:
         """Own units that are up, standing where someone at one of `spots` (square, sight) would

@@ -50,10 +50,11 @@ def patients(session: Session, uid: str) -> list[str]:
         return []
     out = []
     for other, unit in session.units():
+        if unit.side != side or other == uid or session.is_up(other):
+            continue
         there = session.position(other)
-        if (unit.side == side and there is not None and other != uid
-                and session.get(other, c.Health).state in ("unconscious", "dying")
-                and max(abs(here[0] - there[0]), abs(here[1] - there[1])) == 1):
+        if (there is not None and max(abs(here[0] - there[0]), abs(here[1] - there[1])) == 1
+                and session.get(other, c.Health).state in ("unconscious", "dying")):
             out.append(other)
     return out
 
