@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from rich.color import Color, ColorParseError
 from rich.style import Style
+from rich.text import Text
 from textual.content import Content
 
 from game.content.text import printable
@@ -73,7 +74,8 @@ def cell_style(fg: str | None, bg: str | None, bold: bool = False, underline: bo
                  underline=underline or None, reverse=reverse or None, dim=dim or None)
 
 
-def plain(text: str) -> Content:
+def plain(text: str | Text) -> Content:
     """Text to show as written: brackets are never read as markup, control characters are
-    shown as escapes (for labels, options and buttons, which read markup from a str)."""
-    return Content(printable(text))
+    shown as escapes (for labels, options and buttons, which read markup from a str). A rich
+    Text is shown by its characters."""
+    return Content(printable(text.plain if isinstance(text, Text) else text))

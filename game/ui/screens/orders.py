@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rich.text import Text
 
 from game.core.commands import (Attack, ChooseDefense, Command, Declare, Defend, Draw, Move,
                                 Respond, Revive, Throw)
@@ -117,7 +116,7 @@ class Orders:
         weapon = match.battle.names().get(match.battle.session.pending[0].weapon.id, "")
         body = (f"{match.name(attacker)} attacks {match.name(defender)} with the {weapon}. "
                 "How does the defender meet it?")
-        title = Text(f"{match.seats[match.side_of(defender)].name}: defend")
+        title = f"{match.seats[match.side_of(defender)].name}: defend"    # shown as plain text
         return Choice(title, body, [(f"r-{choice}", choice) for choice in choices])
 
     def after_defense(self, answer: str | None) -> None:
