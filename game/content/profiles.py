@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from game.content.library import Library
 from game.content.problems import Problem, format_key, from_validation, suggest
-from game.rulesets import needs_profiles, profile_model
+from game.rulesets import RULESETS, needs_profiles, profile_model
 
 
 def _engines(library: Library) -> set[str]:
@@ -48,7 +48,11 @@ def check_rules_keys(library: Library, kind: str, ident: str) -> list[Problem]:
             message = (f"{engine} stats are the item's own keys (attributes, skills, damage, "
                        f"resist ...): remove rules: {{{engine}: ...}}")
         elif engine in engines:
-            problems += block_of(library, kind, ident, engine)[1]
+            block, found = block_of(library, kind, ident, engine)
+            problems += found
+            if block is not None:
+                for key, message in RULESETS[engine].content_problems(kind, spec, block):
+                    problems.append(library.problem(origin, ("rules", engine, *key), message))
             continue
         else:
             message = (f"rules are keyed by a ruleset's engine; no ruleset has engine {engine!r}"

@@ -43,13 +43,11 @@ MAX_DICE = 10
 MAX_SIDES = 100
 MAX_ROF = 20
 MAX_ATTACK_TOTAL = 1000
-MAX_FULL_AUTO_TOTAL = 2000
-FULL_AUTO_ENGINE = "d20"
 """Exact odds enumerate every total. At most MAX_DICE dice of at most MAX_SIDES faces, a rate of
 fire of at most MAX_ROF, and at most MAX_ATTACK_TOTAL for the dice of one attack's every hit
 (count x faces x rof) keep each preview well under a second (measurements in
-docs/PERFORMANCE.md). The d20 rules' full-auto attack may hit once per round in the magazine:
-its dice over a full magazine are held to MAX_FULL_AUTO_TOTAL."""
+docs/PERFORMANCE.md). A ruleset adds bounds of its own on its `rules:` blocks
+(Ruleset.content_problems: d20's full-auto attack)."""
 
 
 def dice_total(value: str) -> int:
@@ -192,14 +190,6 @@ class WeaponSpec(Strict):
         if total > MAX_ATTACK_TOTAL:
             raise ValueError(f"damage {self.damage} at rof {rof} can roll {total} in one attack; "
                              f"at most {MAX_ATTACK_TOTAL} (fewer or smaller dice, or a lower rof)")
-        damage = str(self.rules.get(FULL_AUTO_ENGINE, {}).get("damage", ""))
-        hits = min(100, max(rof, self.magazine if self.kind == "firearm" else 1))
-        total = dice_total(damage) * hits
-        if total > MAX_FULL_AUTO_TOTAL:
-            raise ValueError(f"{FULL_AUTO_ENGINE} damage {damage} over {hits} hits (a "
-                             f"full magazine) can roll {total} in one attack; at most "
-                             f"{MAX_FULL_AUTO_TOTAL} (fewer or smaller dice, or a smaller "
-                             "magazine)")
         return self
 
 

@@ -148,6 +148,12 @@ class Ruleset:
         models = {"weapon": cls.WeaponProfile, "armor": cls.ArmorProfile, "unit": cls.UnitProfile}
         return {kind: model for kind, model in models.items() if model is not None}
 
+    @classmethod
+    def content_problems(cls, kind: str, item: Any, block: Any) -> list[tuple[tuple[str, ...], str]]:
+        """What this ruleset refuses in a content item's (`kind`: weapon, armor, unit) valid
+        `rules` block beyond its model: (key under the block, message) pairs."""
+        return []
+
     def actions(self) -> dict[type, Callable[[Session, Any], None]]:
         """Systems for the ruleset's own commands (Throw, Suppress, Revive...), by type."""
         return {}

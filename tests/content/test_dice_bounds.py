@@ -56,6 +56,6 @@ def test_exact_odds_at_the_largest_dice_allowed_stay_fast(
 def test_a_full_magazine_of_another_rulesets_dice_is_bounded(write: Write) -> None:
     text = WEAPON.format(damage="1d6", rof=3) + ("    magazine: 100\n"
                                                 "    rules: {d20: {damage: 3d8}}\n")
-    problem = only(problems_in(write("w.yaml", text)), "weapons[0]")
+    problem = only(problems_in(write("w.yaml", text)), "weapons[0].rules.d20.damage")
     assert problem.message.startswith("d20 damage 3d8 over 100 hits (a full magazine) can roll "
                                       "2400 in one attack")

@@ -38,3 +38,8 @@ def turn_share(share: float, turns: int) -> int:
 
 
 TOTAL_DISENGAGE = "total_disengage"
+
+
+MAX_FULL_AUTO_TOTAL = 2000
+"""The most a full-auto attack's dice may roll over a full magazine (one hit a round in it):
+the bound that keeps its exact odds fast (docs/PERFORMANCE.md)."""

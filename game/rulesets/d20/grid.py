@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar
 
-from game.content.schema import FireMode, WeaponSpec
+from game.content.schema import FireMode, WeaponSpec, dice_total
 from game.core import components as c
 from game.rulesets.tabletop.grid import GridRules
 from game.core.commands import ChangeStance
@@ -41,7 +41,8 @@ from game.rulesets.d20.core import D20Rules, Fighter, Outcome, Situation, Style,
 from game.rulesets.eclipse.core import roller_from
 from game.rulesets.d20 import reactions, turns, words
 from game.rulesets.d20.odds import d20_odds
-from game.rulesets.d20.common import STANCE_HEIGHT, TOTAL_DISENGAGE, adjacent, guard_kind
+from game.rulesets.d20.common import (MAX_FULL_AUTO_TOTAL, STANCE_HEIGHT, TOTAL_DISENGAGE, adjacent,
+                                      guard_kind)
 
 
 class D20Grid(GridRules):
@@ -53,6 +54,21 @@ class D20Grid(GridRules):
     ArmorProfile = profiles.ArmorProfile
     UnitProfile = profiles.UnitProfile
     defense_choices = ("auto", "dodge", "parry", "riposte", "none")
+
+    @classmethod
+    def content_problems(cls, kind: str, item: Any, block: Any) -> list[tuple[tuple[str, ...], str]]:
+        """A full-auto attack may hit once a round in the magazine: its dice over a full
+        magazine stay small enough for exact odds."""
+        if kind != "weapon":
+            return []
+        rof = max((mode.rof for mode in item.modes), default=1)
+        hits = min(100, max(rof, item.magazine if item.kind == "firearm" else 1))
+        total = dice_total(block.damage) * hits
+        if total <= MAX_FULL_AUTO_TOTAL:
+            return []
+        return [(("damage",), f"d20 damage {block.damage} over {hits} hits (a full magazine) can "
+                              f"roll {total} in one attack; at most {MAX_FULL_AUTO_TOTAL} (fewer or "
+                              "smaller dice, or a smaller magazine)")]
 
     def __init__(self, spec: Any) -> None:
         super().__init__(spec)
