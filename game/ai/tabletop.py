@@ -112,11 +112,11 @@ class TabletopPlayer:
         goes where it is worth most for what the shots before it are expected to have left."""
         best, best_value = 1, 0.0
         for actions in range(1, battle.session.rules.max_actions + 1):
-            with declaring(battle, me.uid, actions):
+            with declaring(battle, me.uid, actions) as what_if:
                 odds = {}
                 for enemy in enemies:
-                    for name in self._modes(battle, me):
-                        preview = preview_attack(battle, me.uid, enemy.uid, name)
+                    for name in self._modes(what_if, me):
+                        preview = preview_attack(what_if, me.uid, enemy.uid, name)
                         if not isinstance(preview, Refused) and preview.ap_cost == 1:
                             odds.setdefault(enemy.uid, []).append(preview)
             left = {e.uid: e for e in enemies}
@@ -274,11 +274,11 @@ class TabletopPlayer:
             moved = max(abs(square[0] - me.square[0]), abs(square[1] - me.square[1]))
             full = beyond is not None and moved > beyond and shooting
             danger = self._provoked(battle, me, area, square) if engaged else 0.0
-            with standing_at(battle, me.uid, square, full_move=full):
-                danger += self._danger(battle, me, enemies)
+            with standing_at(battle, me.uid, square, full_move=full) as what_if:
+                danger += self._danger(what_if, me, enemies)
                 # Before its attack: the attack it makes after walking there. After it: only
                 # safety (keeping a shot for next turn measured worse: 14-15 of 32 against 20).
-                offense = (self._offense(battle, me, enemies, me.ap - prices_of(area, square))
+                offense = (self._offense(what_if, me, enemies, me.ap - prices_of(area, square))
                            if shooting else 0.0)
             # `easy` (lookahead 0) weighs this command's gain only, not the fire it will take.
             threat = THREAT * (1.0 - CALM * push) if self.level.lookahead else 0.0

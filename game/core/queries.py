@@ -5,6 +5,8 @@ The app and the computer players ask these; none of them rolls a die or changes 
 
 from __future__ import annotations
 
+import copy
+
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -240,43 +242,31 @@ def opportunity_attacks(battle: Battle, uid: str, path: list[Square]) -> list[tu
 
 
 @contextmanager
-def standing_at(battle: Battle, uid: str, square: Square, *, full_move: bool | None = None) -> Iterator[None]:
-    """Answer the queries inside as if `uid` stood on `square` (having made a full move, under
-    Eclipse Phase, if `full_move`): a computer player's "what if I went there". Nothing is
-    rolled or told, and the unit is put back as it was."""
-    s = battle.session
-    s.use()
-    pos = s.get(uid, c.Position)
-    tempo = s.get(uid, c.Tempo) if s.has(uid, c.Tempo) else None
-    before, full_before = (pos.x, pos.y), (tempo.full_move if tempo is not None else None)
-    pos.x, pos.y = square
-    if tempo is not None and full_move is not None:
-        tempo.full_move = full_move
-    try:
-        yield
-    finally:
-        pos.x, pos.y = before
-        if tempo is not None and full_before is not None:
-            tempo.full_move = full_before
+def standing_at(battle: Battle, uid: str, square: Square, *,
+                full_move: bool | None = None) -> Iterator[Battle]:
+    """The battle as if `uid` stood on `square` (having made a full move, under Eclipse Phase,
+    if `full_move`), to ask queries of: a computer player's "what if I went there". It is a
+    copy of the state that matters, the battle itself is never touched, so the app may draw
+    it meanwhile."""
+    battle.session.use()
+    what_if = copy.copy(battle)
+    what_if.session = battle.session.what_if(uid, square=square, full_move=full_move)
+    yield what_if
 
 
 @contextmanager
-def declaring(battle: Battle, uid: str, actions: int) -> Iterator[None]:
-    """Answer the queries inside as if `uid` had declared `actions` this turn (OpenD6: -1D on
-    every roll for each beyond the first): "what if I took that many". Nothing is told, and
-    the unit is put back as it was. Outside a ruleset of declared actions it changes nothing."""
+def declaring(battle: Battle, uid: str, actions: int) -> Iterator[Battle]:
+    """The battle as if `uid` had declared `actions` this turn (OpenD6: -1D on every roll for
+    each beyond the first): "what if I took that many". The battle itself is never touched;
+    outside a ruleset of declared actions the answers are the battle's own."""
     s = battle.session
     s.use()
     if "declared_actions" not in s.rules.supports or not s.has(uid, c.Tempo):
-        yield
+        yield battle
         return
-    tempo, ap = s.get(uid, c.Tempo), s.get(uid, c.ActionPoints)
-    before = (tempo.actions, ap.current)
-    tempo.actions, ap.current = actions, actions
-    try:
-        yield
-    finally:
-        tempo.actions, ap.current = before
+    what_if = copy.copy(battle)
+    what_if.session = s.what_if(uid, actions=actions)
+    yield what_if
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,8 @@ deletes its world when closed, so many battles and tests can share one process.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -157,6 +159,27 @@ class Session:
         if component in self._parts[uid]:
             esper.remove_component(self.entities[uid], component)
             del self._parts[uid][component]
+
+    def what_if(self, uid: str, *, square: Square | None = None, full_move: bool | None = None,
+                actions: int | None = None) -> Session:
+        """A copy of this battle's state in which `uid` stands on `square`, has made a full move
+        (`full_move`) or has declared `actions` (its AP then being that many): the other units
+        and everything else are shared with this session, to be read, never changed. Queries
+        asked of it answer "what if" and leave the battle as it is."""
+        other = copy.copy(self)
+        other._parts = dict(self._parts)
+        parts = other._parts[uid] = dict(self._parts[uid])
+        if square is not None:
+            parts[c.Position] = c.Position(*square)
+        tempo = parts.get(c.Tempo)
+        if isinstance(tempo, c.Tempo) and full_move is not None:
+            parts[c.Tempo] = tempo = dataclasses.replace(tempo, full_move=full_move)
+        if isinstance(tempo, c.Tempo) and actions is not None:
+            parts[c.Tempo] = dataclasses.replace(tempo, actions=actions)
+            ap = parts[c.ActionPoints]
+            assert isinstance(ap, c.ActionPoints), "every unit has AP"
+            parts[c.ActionPoints] = dataclasses.replace(ap, current=actions)
+        return other
 
     def units(self) -> Iterator[tuple[str, c.Unit]]:
         for uid, parts in self._parts.items():

@@ -56,7 +56,3 @@ async def settle() -> None:
             await asyncio.wait_for(asyncio.shield(pending), timeout=30)
         except Exception:       # its answer is not wanted any more; only its end matters
             pass
-
-
-def busy() -> bool:
-    return _thinking is not None and not _thinking.done()

@@ -392,8 +392,8 @@ def test_declaring_is_a_what_if_the_odds_answer_to_and_nothing_changes():
     with battle() as fight:
         s = fight.session
         before = preview_attack(fight, "red-1", "blue-1")
-        with declaring(fight, "red-1", 3):
-            three = preview_attack(fight, "red-1", "blue-1")
+        with declaring(fight, "red-1", 3) as what_if:
+            three = preview_attack(what_if, "red-1", "blue-1")
         after = preview_attack(fight, "red-1", "blue-1")
         assert three.hit_chance < before.hit_chance         # -2D on the shot
         assert after == before and s.get("red-1", c.ActionPoints).current == 2   # as it was

@@ -22,7 +22,6 @@ from textual.reactive import var
 from textual.widgets import Footer
 
 from game.core.commands import ChangeStance, EndTurn, Reload, SetOverwatch, Suppress
-from game.ui import players
 from game.ui.actions import ActionItem, action_items
 from game.ui.board import TerrainLook
 from game.ui.cards import turn_card
@@ -160,10 +159,10 @@ class BattleScreen(GameScreen):
     def refresh_state(self) -> None:
         """Ask the engine again after the battle changed (or another side took the seat).
 
-        Never while a computer player reads the battle in its thread: the battle's esper world
-        is shared by the process. The worker calls this as soon as the player has answered.
+        Safe while a computer player thinks in its thread: it only reads the battle (its what-ifs
+        are copies, game.core.queries.standing_at), and so do the queries asked here.
         """
-        if not self.ready or not self.alive() or players.busy():
+        if not self.ready or not self.alive():
             return
         picture = take_picture(self.match, self.viewer, self.selected, self.my_turn())
         if self.target is not None and picture.info(self.target) is None:
