@@ -16,7 +16,7 @@ from game.ai.assess import Assessor
 from game.ai.intel import Known
 from game.core.commands import Revive, Suppress, Throw
 from game.core.grid import Grid
-from game.core.queries import blast_radius, revive_odds, throw_outcomes
+from game.core.queries import blast_radius, revive_odds, suppression_diameter, throw_outcomes
 
 Square = tuple[int, int]
 FRIENDLY_RISK = 0.0      # chance of catching a friend in the blast we accept
@@ -91,7 +91,7 @@ def suppress_options(a: Assessor, me: Known, foes: list[Known], own: list[Square
             or me.info.ammo <= 0 or me.info.ap < me.info.ap_per_turn):
         return []
     targets = [f for f in foes if f.visible]
-    diameter = s.rules.suppression_diameter(s, me.uid)
+    diameter = suppression_diameter(a.battle, me.uid)
     out = []
     for center in _centers(targets, diameter // 2):
         if not _throwable(a.grid, me, center, 10**6):

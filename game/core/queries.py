@@ -150,6 +150,12 @@ def full_move_beyond(battle: Battle, uid: str) -> int | None:
     return battle.session.rules.full_move_beyond(battle.session, uid)
 
 
+def suppression_diameter(battle: Battle, uid: str) -> int:
+    """Squares across the area `uid`'s suppressive fire would pin (0: it has none)."""
+    battle.session.use()
+    return battle.session.rules.suppression_diameter(battle.session, uid)
+
+
 def blast_radius(battle: Battle, grenade: str) -> int:
     """How many rings of squares around where it lands `grenade`'s blast reaches."""
     battle.session.use()
