@@ -52,8 +52,9 @@ def friends_caught(match: Match, odds: AreaOdds | Refused) -> list[Harm]:
 
 
 def area_tints(odds: AreaOdds | Refused, explored: np.ndarray) -> dict[Square, str]:
-    """The blast's rings (alternating shades) and where else the grenade may land, or the
-    suppressed circle; only on squares the side has explored."""
+    """The blast's rings (alternating shades) and the squares beyond them the grenade may land
+    on (the card lists the likeliest), or the suppressed circle; only on squares the side has
+    explored."""
     if isinstance(odds, Refused):
         return {}
     tints: dict[Square, str] = {}
@@ -61,7 +62,7 @@ def area_tints(odds: AreaOdds | Refused, explored: np.ndarray) -> dict[Square, s
         for square, ring in odds.rings.items():
             tints[square] = "blast" if ring % 2 == 0 else "blast_odd"
         for square, chance in odds.landings:
-            if square != odds.at and chance > 0:
+            if square not in tints and chance > 0:
                 tints[square] = "landing"
     else:
         for square in odds.area:
@@ -78,7 +79,8 @@ def area_card(match: Match, aim: AreaAim, odds: AreaOdds | Refused, kinds: int) 
         grenade = session.weapons.get(aim.grenade or "")
         text.append("Throw ", style="grey70")
         text.append(grenade.name if grenade else str(aim.grenade), style="bold")
-        text.append(f"  [m] {kinds} kinds\n" if kinds > 1 else "\n")
+        text.append(f"\n[m] other grenade ({kinds} kinds)\n" if kinds > 1 else "\n",
+                    style="grey70")
     else:
         text.append("Suppressive fire\n", style="bold")
     if isinstance(odds, Refused):
@@ -92,10 +94,11 @@ def area_card(match: Match, aim: AreaAim, odds: AreaOdds | Refused, kinds: int) 
         text.append("Lands there ", style="bold")
         text.append(f"{pct(hit)}\n", style="bold green")
         scatter = [(sq, p) for sq, p in odds.landings if sq != odds.at][:SCATTER_SHOWN]
-        if scatter:
-            text.append("else " + "  ".join(f"{sq[0]},{sq[1]} {pct(p)}" for sq, p in scatter)
+        for i in range(0, len(scatter), 2):
+            text.append(("else " if i == 0 else "     ")
+                        + "  ".join(f"{sq[0]},{sq[1]} {pct(p)}" for sq, p in scatter[i:i + 2])
                         + "\n", style="grey70")
-        text.append(f"Blast: {odds.radius + 1} rings\n")
+        text.append(f"Blast reaches {odds.radius} out\n")
     else:
         text.append(f"at {odds.at}, {odds.diameter} across\n")
         text.append(f"{odds.ap_cost} AP (the whole turn)\n")
@@ -113,6 +116,6 @@ def area_card(match: Match, aim: AreaAim, odds: AreaOdds | Refused, kinds: int) 
             text.append(f" hit {pct(harm.hit)}  pinned {pct(harm.pinned)}\n")
             text.append(f" dmg {harm.expected_damage:.1f}  down {pct(harm.down)}\n")
     key = "g" if aim.kind == "throw" else "x"
-    text.append(f"[{key}/Enter] {'throw' if aim.kind == 'throw' else 'fire'}  [Esc] cancel",
+    text.append(f"[{key}] {'throw' if aim.kind == 'throw' else 'fire'}  [Esc] cancel",
                 style="grey70")
     return text

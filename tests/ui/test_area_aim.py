@@ -66,7 +66,7 @@ async def test_the_throw_card_shows_the_engines_exact_odds_and_m_picks_the_incen
         card = str(screen.area_card.card)
         odds = preview_throw(match.battle, "us-1", "he_grenade", (8, 2))
         assert isinstance(odds, ThrowOdds)
-        assert "HE grenade" in card and "[m] 2 kinds" in card
+        assert "HE grenade" in card and "(2 kinds)" in card
         assert f"Lands there {pct(dict(odds.landings)[(8, 2)])}" in card
         assert {h.uid for h in odds.harms} == {"us-1", "them-1"}   # a short scatter
         for harm in odds.harms:                                             # reaches the thrower
@@ -76,8 +76,8 @@ async def test_the_throw_card_shows_the_engines_exact_odds_and_m_picks_the_incen
         assert "Hidden" not in card                      # an enemy the side does not see
         tints = screen.map.scene.tints
         for square, ring in odds.rings.items():
-            assert tints[square] in ("blast", "blast_odd", "landing")
-            assert ring % 2 == 0 or tints[square] != "blast"
+            assert tints[square] == ("blast" if ring % 2 == 0 else "blast_odd")
+        assert all(tints[sq] == "landing" for sq, _ in odds.landings if sq not in odds.rings)
         assert screen.unit_card.display is False and screen.area_card.display is True
 
         await pilot.press("m")
