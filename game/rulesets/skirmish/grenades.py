@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from typing import cast
 
@@ -203,25 +204,34 @@ def preview(session: Session, uid: str, grenade_id: str, at: Square, uids: list[
         if square is None or health.state == "dead":
             continue
         resist = session.get(other, c.Armor).resist.get(grenade.damage_type, 0)
+        by_ring: dict[int, tuple[float, float]] = {}      # ring -> (expected damage, P(down))
         caught = expected = down = 0.0
         for landed, chance in spread:
             ring = blast_ring(grid, landed, square, radius)
             if ring is None:
                 continue
+            if ring not in by_ring:
+                by_ring[ring] = _ring_harm(code, ring, drop, resist, health.hp,
+                                           health.constitution, health.state == "ok",
+                                           session.rules.state_for)
             caught += chance
-            for taken, p in blast_ring_damage(code, ring, drop, resist).items():
-                expected += chance * p * taken
-                if _worse(session, health, health.hp - taken):
-                    down += chance * p
+            expected += chance * by_ring[ring][0]
+            down += chance * by_ring[ring][1]
         if caught > 0:
             harms.append(Harm(other, caught, caught, 0.0, expected, down))
     return ThrowOdds(grenade.id, at, cost, radius, tuple(spread), rings, tuple(harms))
 
 
-def _worse(session: Session, health: c.Health, hp: int) -> bool:
-    """Whether a unit left with `hp` goes down (or, already down, dies)."""
-    after = session.rules.state_for(hp, health.constitution)
-    return after == "dead" if health.state != "ok" else after != "ok"
+@lru_cache(maxsize=65536)
+def _ring_harm(code: DiceCode, ring: int, drop: int, resist: int, hp: int, constitution: int,
+               up: bool, state_for: Callable[[int, int], str]) -> tuple[float, float]:
+    """(expected damage, P(down; for a unit already down, P(dead))) of a blast's ring `ring`
+    on a unit with `hp` and `resist` against its damage type."""
+    dist = blast_ring_damage(code, ring, drop, resist)
+    worse = [p for taken, p in dist.items()
+             if (state_for(hp - taken, constitution) != "ok" if up
+                 else state_for(hp - taken, constitution) == "dead")]
+    return sum(p * taken for taken, p in dist.items()), sum(worse)
 
 
 def explode(session: Session, uid: str, grenade_id: str, at: Square) -> None:
