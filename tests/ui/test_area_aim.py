@@ -106,7 +106,7 @@ async def test_friends_in_the_blast_ask_first_and_cancelling_spends_nothing(save
         await wait_until(pilot, lambda: isinstance(app.screen, Choice))
         dialog = app.screen
         assert "Friend" in dialog.body and "caught" in dialog.body
-        await pilot.press("escape")
+        await pilot.press("enter")                       # Enter presses Cancel, the first
         await wait_until(pilot, lambda: app.screen is screen)
         assert spent(match) == before and screen.area is not None
         await pilot.press("g")

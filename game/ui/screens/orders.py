@@ -141,7 +141,7 @@ class Orders:
             else:
                 lines.append(f"{name}: hit {pct(harm.hit)}, pinned {pct(harm.pinned)}, "
                              f"down {pct(harm.down)}")
-        what = "blast" if throwing else "fire"
+        what = "blast" if throwing else "fire"     # Cancel comes first: Enter does not harm them
         body = f"Your own side may be caught in the {what}:\n" + "\n".join(lines)
 
         def chosen(answer: str | None) -> None:
@@ -149,7 +149,7 @@ class Orders:
                 self._fire_area(command)
         screen.app.push_screen(
             Choice("Friends in the area", body,
-                   [("go", "Throw anyway" if throwing else "Fire anyway"), ("cancel", "Cancel")]),
+                   [("cancel", "Cancel"), ("go", "Throw anyway" if throwing else "Fire anyway")]),
             callback=chosen)
 
     def _fire_area(self, command: Command) -> None:
