@@ -40,6 +40,8 @@ def throw_options(a: Assessor, me: Known, foes: list[Known], own: list[Square]) 
         for center in _centers(targets, radius):
             if not _throwable(a.grid, me, center, spec.range):
                 continue
+            if not a.grid.transparent[center[1], center[0]]:
+                continue            # a wall square: the engine refuses it (no grenade lands in it)
             value = blast_value(a, me, center, grenade_id, spec.damage_type, targets, [me.square, *own])
             if value > GRENADE_KEEP:
                 out.append((value - GRENADE_KEEP, Throw(me.uid, center, grenade_id)))

@@ -18,6 +18,7 @@ from game.core.engine import Battle
 from game.core.events import Refused
 from game.core.grid import Reach
 from game.core.illegal import Illegal
+from game.core.ruleset import SuppressOdds, ThrowOdds
 from game.core.systems import attack, overwatch
 from game.core.systems.sight import unit_sees, visible_enemies
 
@@ -359,3 +360,36 @@ def preview_attack(battle: Battle, uid: str, target: str, mode: str | None = Non
         return Refused(str(why))
     return AttackPreview(uid, target, plan.weapon.id, plan.mode.name, odds.pop("aim", 0), plan.ap_cost,
                          **odds, rounds=plan.rof if plan.weapon.kind == "firearm" else 0)
+
+
+def _known_uids(battle: Battle, side: str) -> list[str]:
+    """The side's own units and the enemies it sees now, in the order of play."""
+    s = battle.session
+    seen = set(visible_enemies(s, side))
+    return [uid for uid, unit in s.units() if unit.side == side or uid in seen]
+
+
+def preview_throw(battle: Battle, uid: str, grenade: str, at: Square) -> ThrowOdds | Refused:
+    """`uid`'s throw of `grenade` at `at` before it is made: each square it may land on with
+    its exact chance, the blast's rings around `at`, and for every unit its side knows of
+    (friends and `uid` included) the chance to be caught, the expected damage and the chance
+    to go down; or the reason the throw would be refused (nothing is spent)."""
+    s = battle.session
+    s.use()
+    try:
+        return s.rules.preview_throw(s, uid, grenade, at, _known_uids(battle, s.side_of(uid)))
+    except Illegal as why:
+        return Refused(str(why))
+
+
+def preview_suppress(battle: Battle, uid: str, at: Square) -> SuppressOdds | Refused:
+    """`uid`'s suppressive fire on `at` before it is fired: the circle, and for every unit its
+    side knows in it (friends included) the chance to be hit, to go down and to end pinned;
+    or the reason it would be refused. Each unit's Dodge is priced with the morale of now
+    (a unit going down earlier in the same volley may shift it)."""
+    s = battle.session
+    s.use()
+    try:
+        return s.rules.preview_suppress(s, uid, at, _known_uids(battle, s.side_of(uid)))
+    except Illegal as why:
+        return Refused(str(why))

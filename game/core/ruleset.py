@@ -62,6 +62,44 @@ class DamageRoll:
     taken: int
 
 
+@dataclass(frozen=True, slots=True)
+class Harm:
+    """What an area action (a grenade's blast, suppressive fire) may do to one unit, exactly."""
+
+    uid: str
+    caught: float               # P(the unit is in the blast or the suppressed area)
+    hit: float                  # P(it takes damage dice: every blast that catches it; a failed Dodge)
+    pinned: float               # P(it ends pinned by the fire) (0 for a blast)
+    expected_damage: float      # HP it loses on average, after armor
+    down: float                 # P(it goes down; for a unit already down, P(it dies))
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowOdds:
+    """A throw before it is made: where it may land, the blast at the aimed square, and the
+    harm to each unit the side knows of."""
+
+    grenade: str
+    at: Square
+    ap_cost: int
+    radius: int                                   # the last ring the blast reaches
+    landings: tuple[tuple[Square, float], ...]    # each square it may land on, likeliest first
+    rings: dict[Square, int]                      # square -> ring, for a landing on `at`
+    harms: tuple[Harm, ...]                       # units with a chance to be caught
+
+
+@dataclass(frozen=True, slots=True)
+class SuppressOdds:
+    """Suppressive fire before it is fired: the circle and the units the side knows in it."""
+
+    at: Square
+    diameter: int
+    ap_cost: int
+    area: tuple[Square, ...]
+    attack_modifier: int                          # added to the one attack die
+    harms: tuple[Harm, ...]
+
+
 # --- the interface --------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +256,18 @@ class Ruleset:
         """Where a throw by `uid` at `at` may land, with each landing's chance and the damage
         dice that reach each of `squares` (none here: no grenades)."""
         return []
+
+    def preview_throw(self, session: Session, uid: str, grenade: str, at: Square,
+                      uids: list[str]) -> ThrowOdds:
+        """`uid`'s throw of `grenade` at `at`, before it is made, and its harm to each of `uids`;
+        Illegal with the reason the throw would be refused."""
+        raise Illegal("These rules have no grenades.")
+
+    def preview_suppress(self, session: Session, uid: str, at: Square,
+                         uids: list[str]) -> SuppressOdds:
+        """`uid`'s suppressive fire on `at`, before it is fired, and its harm to each of `uids`;
+        Illegal with the reason it would be refused."""
+        raise Illegal("These rules have no suppressive fire.")
 
     def revivable(self, session: Session, uid: str) -> list[str]:
         """The fallen allies `uid` could give first aid to now (none here)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from typing import cast
 
@@ -15,22 +16,28 @@ from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems.health import apply_damage
 from game.core.systems.sight import unit_sees
-from game.core.ruleset import DamageRoll
+from game.content.schema import WeaponSpec
+from game.core.ruleset import DamageRoll, Harm, ThrowOdds
+from game.rulesets.skirmish.odds import blast_ring_damage
 from game.rulesets.skirmish.rules import rules_of
 
 Square = tuple[int, int]
 
 
-def throw(session: Session, cmd: Throw) -> None:
-    uid, at = cmd.unit, cast(Square, tuple(cmd.at))   # a copy, should a caller pass a list
+def checked(session: Session, uid: str, grenade_id: str, at: Square) -> tuple[WeaponSpec, int, int]:
+    """The grenade, the distance and the AP of a throw by `uid` at `at`; Illegal if it would be
+    refused. A grenade cannot be thrown into a square that blocks sight (a wall): it would
+    come down on both sides of it."""
     name = session.get(uid, c.Unit).name
     loadout = session.get(uid, c.Loadout)
-    if loadout.grenades.get(cmd.grenade, 0) <= 0 or cmd.grenade not in session.weapons:
-        raise Illegal(f"{name} has no {cmd.grenade} left.")
-    grenade = session.weapons[cmd.grenade]
+    if loadout.grenades.get(grenade_id, 0) <= 0 or grenade_id not in session.weapons:
+        raise Illegal(f"{name} has no {grenade_id} left.")
+    grenade = session.weapons[grenade_id]
     pos = session.position(uid)
     if not session.grid.in_bounds(*at) or not unit_sees(session, uid, at):
         raise Illegal(f"{name} cannot see {at} to throw at it.")
+    if not session.grid.transparent[at[1], at[0]]:
+        raise Illegal(f"{at} is solid ({_terrain_name(session, at)}): a grenade cannot land in it.")
     assert pos is not None, "a unit that has the turn stands on the map"
     distance = session.grid.distance(pos, at)
     if distance > grenade.range:
@@ -40,8 +47,22 @@ def throw(session: Session, cmd: Throw) -> None:
     ap = session.get(uid, c.ActionPoints)
     if cost > ap.current:
         raise Illegal(f"Throwing costs {cost} AP; {name} has {ap.current}.")
+    return grenade, distance, cost
+
+
+def _terrain_name(session: Session, at: Square) -> str:
+    ident = session.grid.terrain_at(*at)
+    return next((t.name for t in session.setup.terrain if t.id == ident), ident)
+
+
+def throw(session: Session, cmd: Throw) -> None:
+    uid, at = cmd.unit, cast(Square, tuple(cmd.at))   # a copy, should a caller pass a list
+    grenade, distance, cost = checked(session, uid, cmd.grenade, at)
+    pos = session.position(uid)
+    assert pos is not None, "a unit that has the turn stands on the map"
+    ap = session.get(uid, c.ActionPoints)
     ap.current -= cost
-    loadout.grenades[cmd.grenade] -= 1
+    session.get(uid, c.Loadout).grenades[cmd.grenade] -= 1
     session.get(uid, c.TurnState).aim_level = 0
     session.records[session.side_of(uid)].shots += 1
     who = session.combatant(uid)
@@ -124,20 +145,32 @@ def ring_dice(code: DiceCode, ring: int, drop: int) -> str:
     return str(DiceCode(max(0, code.count - ring * drop), code.sides, code.bonus))
 
 
+def _throw_modifier(session: Session, uid: str) -> int:
+    """What the thrower's Demolitions check adds to its die (half the attribute untrained)."""
+    rules = rules_of(session)
+    who = session.combatant(uid)
+    untrained = who.skills.get("demolitions", 0) == 0
+    return rules.static_modifier("demolitions", who, [], half_attribute=untrained)
+
+
+def _landings(session: Session, uid: str, at: Square) -> dict[Square, float]:
+    rules = rules_of(session)
+    p = rules.p.grenade
+    origin = session.position(uid)
+    assert origin is not None, "a thrower stands on the map"
+    return landings(session.grid, rules.p.die, p.scatter_die, p.scatter_cap_fraction,
+                    rules.p.square_meters, origin, at, _throw_modifier(session, uid))
+
+
 def throw_outcomes(session: Session, uid: str, grenade_id: str, at: Square,
                    squares: list[Square]) -> list[tuple[float, dict[Square, str]]]:
     """For a throw by `uid` at `at`: each square it may land on, its chance, and the dice that
     reach each of `squares` caught in the blast. Rolls nothing."""
-    rules = rules_of(session)
-    p = rules.p.grenade
-    who = session.combatant(uid)
-    untrained = who.skills.get("demolitions", 0) == 0
-    mod = rules.static_modifier("demolitions", who, [], half_attribute=untrained)
+    p = rules_of(session).p.grenade
     code = DiceCode.parse(session.weapons[grenade_id].damage)
     radius = blast_radius(code, p.ring_dice_drop)
     out = []
-    for landed, chance in landings(session.grid, rules.p.die, p.scatter_die, p.scatter_cap_fraction,
-                                   rules.p.square_meters, session.position(uid), at, mod).items():
+    for landed, chance in _landings(session, uid, at).items():
         caught = {}
         for square in squares:
             ring = blast_ring(session.grid, landed, square, radius)
@@ -145,6 +178,60 @@ def throw_outcomes(session: Session, uid: str, grenade_id: str, at: Square,
                 caught[square] = ring_dice(code, ring, p.ring_dice_drop)
         out.append((chance, caught))
     return out
+
+
+def preview(session: Session, uid: str, grenade_id: str, at: Square, uids: list[str]) -> ThrowOdds:
+    """A throw by `uid` at `at` before it is made (`checked` first: Illegal if it would be
+    refused): where it may land, the rings of a blast on `at`, and for each of `uids` the
+    chance to be caught, the expected damage and the chance to go down, summed over the
+    landings exactly as `throw` and `explode` roll them. Rolls nothing."""
+    grenade, _, cost = checked(session, uid, grenade_id, at)
+    drop = rules_of(session).p.grenade.ring_dice_drop
+    code = DiceCode.parse(grenade.damage)
+    radius = blast_radius(code, drop)
+    grid = session.grid
+    spread = sorted(_landings(session, uid, at).items(), key=lambda kv: (-kv[1], kv[0]))
+    rings = {}
+    for y in range(at[1] - radius, at[1] + radius + 1):
+        for x in range(at[0] - radius, at[0] + radius + 1):
+            if grid.in_bounds(x, y):
+                ring = blast_ring(grid, at, (x, y), radius)
+                if ring is not None:
+                    rings[(x, y)] = ring
+    harms = []
+    for other in uids:
+        square, health = session.position(other), session.get(other, c.Health)
+        if square is None or health.state == "dead":
+            continue
+        resist = session.get(other, c.Armor).resist.get(grenade.damage_type, 0)
+        by_ring: dict[int, tuple[float, float]] = {}      # ring -> (expected damage, P(down))
+        caught = expected = down = 0.0
+        for landed, chance in spread:
+            ring = blast_ring(grid, landed, square, radius)
+            if ring is None:
+                continue
+            if ring not in by_ring:
+                by_ring[ring] = _ring_harm(code, ring, drop, resist, health.hp,
+                                           health.constitution, health.state == "ok",
+                                           session.rules.state_for)
+            caught += chance
+            expected += chance * by_ring[ring][0]
+            down += chance * by_ring[ring][1]
+        if caught > 0:
+            harms.append(Harm(other, caught, caught, 0.0, expected, down))
+    return ThrowOdds(grenade.id, at, cost, radius, tuple(spread), rings, tuple(harms))
+
+
+@lru_cache(maxsize=65536)
+def _ring_harm(code: DiceCode, ring: int, drop: int, resist: int, hp: int, constitution: int,
+               up: bool, state_for: Callable[[int, int], str]) -> tuple[float, float]:
+    """(expected damage, P(down; for a unit already down, P(dead))) of a blast's ring `ring`
+    on a unit with `hp` and `resist` against its damage type."""
+    dist = blast_ring_damage(code, ring, drop, resist)
+    worse = [p for taken, p in dist.items()
+             if (state_for(hp - taken, constitution) != "ok" if up
+                 else state_for(hp - taken, constitution) == "dead")]
+    return sum(p * taken for taken, p in dist.items()), sum(worse)
 
 
 def explode(session: Session, uid: str, grenade_id: str, at: Square) -> None:

@@ -13,6 +13,7 @@ from game.core import components as c
 from game.core.commands import Revive, Suppress, Throw
 from game.core.dice import DiceCode
 from game.core.events import Aimed, AttackResolved, Check
+from game.core.ruleset import SuppressOdds, ThrowOdds
 from game.core.session import Session
 from game.core.systems.attack import AttackPlan, situation
 from game.core.systems.health import apply_damage
@@ -50,6 +51,14 @@ class SkirmishGrid(SkirmishRules):
     def throw_outcomes(self, session: Session, uid: str, grenade: str, at: Square,
                        squares: list[Square]) -> list[tuple[float, dict[Square, str]]]:
         return grenades.throw_outcomes(session, uid, grenade, at, squares)
+
+    def preview_throw(self, session: Session, uid: str, grenade: str, at: Square,
+                      uids: list[str]) -> ThrowOdds:
+        return grenades.preview(session, uid, grenade, at, uids)
+
+    def preview_suppress(self, session: Session, uid: str, at: Square,
+                         uids: list[str]) -> SuppressOdds:
+        return suppression.preview(session, uid, at, uids)
 
     def revivable(self, session: Session, uid: str) -> list[str]:
         return first_aid.patients(session, uid)

@@ -12,7 +12,9 @@ from game.core.session import Session
 from game.core.systems.attack import ready_firearm
 from game.core.systems.health import apply_damage
 from game.core.systems.sight import unit_sees
-from game.core.ruleset import AttackSituation
+from game.core.dice import DiceCode
+from game.core.ruleset import AttackSituation, Harm, SuppressOdds
+from game.rulesets.skirmish.odds import skirmish_hit_damage
 from game.rulesets.skirmish.rules import rules_of
 
 Square = tuple[int, int]
@@ -24,8 +26,9 @@ def diameter_for(session: Session, uid: str) -> int:
     return table.get(rank) or table[max(table)]
 
 
-def suppress(session: Session, cmd: Suppress) -> None:
-    uid, at = cmd.unit, cast(Square, tuple(cmd.at))   # a copy, should a caller pass a list
+def checked(session: Session, uid: str, at: Square) -> tuple[c.WeaponState, AttackSituation]:
+    """The weapon in hand and the situation of `uid`'s suppressive fire on `at`; Illegal if it
+    would be refused (suppressing the unit's own square is: it would fire at its own feet)."""
     name = session.get(uid, c.Unit).name
     held = ready_firearm(session, uid, "suppressive_fire", "Suppressive Fire",
                          "lay down suppressive fire")
@@ -34,12 +37,12 @@ def suppress(session: Session, cmd: Suppress) -> None:
         raise Illegal(f"Suppressive fire takes the whole turn: {name} has already spent AP.")
     if not session.grid.in_bounds(*at) or not unit_sees(session, uid, at):
         raise Illegal(f"{name} cannot see {at}.")
-    weapon = session.weapons[held.weapon]
-    diameter = diameter_for(session, uid)
-    mode = max(weapon.modes, key=lambda m: m.rof)
-    ammo = min(mode.rof, held.ammo)
     pos = session.position(uid)
     assert pos is not None, "a unit that has the turn stands on the map"
+    if at == pos:
+        raise Illegal(f"{name} cannot suppress the square it stands on.")
+    weapon = session.weapons[held.weapon]
+    mode = max(weapon.modes, key=lambda m: m.rof)
     turn = session.get(uid, c.TurnState)
     sit = AttackSituation(weapon=weapon, mode=mode, aim_level=0,
                           stance=session.get(uid, c.Posture).stance, location="torso",
@@ -47,6 +50,17 @@ def suppress(session: Session, cmd: Suppress) -> None:
                           running=session.rules.is_running(turn.move_ap, ap.per_turn),
                           moved_rough=turn.moved_rough, dropped_flat=turn.dropped_flat,
                           melee=False, suppression=True)
+    return held, sit
+
+
+def suppress(session: Session, cmd: Suppress) -> None:
+    uid, at = cmd.unit, cast(Square, tuple(cmd.at))   # a copy, should a caller pass a list
+    held, sit = checked(session, uid, at)
+    weapon, mode = sit.weapon, sit.mode
+    ap = session.get(uid, c.ActionPoints)
+    diameter = diameter_for(session, uid)
+    ammo = min(mode.rof, held.ammo)
+    pos = session.position(uid)
     ap.current = 0
     held.ammo -= ammo
     attack = rules_of(session).attack_check(session.combatant(uid), sit, session.dice)
@@ -59,6 +73,46 @@ def suppress(session: Session, cmd: Suppress) -> None:
         if target is None or target == uid or not session.is_up(target):
             continue
         pin(session, uid, target, attack, weapon.id)
+
+
+def preview(session: Session, uid: str, at: Square, uids: list[str]) -> SuppressOdds:
+    """`uid`'s suppressive fire on `at` before it is fired (`checked` first: Illegal if it would
+    be refused): the circle, and for each of `uids` in it the chance its Dodge fails (a hit),
+    the expected damage, the chance to go down and to end pinned, as `suppress` and `pin` roll
+    them. Rolls nothing."""
+    _, sit = checked(session, uid, at)
+    rules = rules_of(session)
+    weapon = sit.weapon
+    diameter = diameter_for(session, uid)
+    area = session.grid.disc(at, diameter)
+    inside = set(area)
+    attack_mod = rules.static_modifier(weapon.skill, session.combatant(uid),
+                                       rules.attack_modifiers(sit))
+    here = session.position(uid)
+    assert here is not None, "a unit that has the turn stands on the map"
+    multiplier = (rules.p.hit_locations["torso"].damage_multiplier
+                  if "torso" in rules.p.hit_locations else 1.0)
+    die = rules.p.die
+    harms = []
+    for other in uids:
+        square = session.position(other)
+        if other == uid or square not in inside or not session.is_up(other):
+            continue
+        assert square is not None, "a unit inside the circle stands on the map"
+        cover = session.grid.cover_against(square, here)
+        dodge_mod = rules.static_modifier("dodge", session.combatant(other),
+                                          [("cover", rules.p.cover_dodge_bonus[cover])])
+        hit = sum(1 for a in range(1, die + 1) for d in range(1, die + 1)
+                  if a + attack_mod > d + dodge_mod) / (die * die)
+        health = session.get(other, c.Health)
+        resist = session.get(other, c.Armor).resist.get(weapon.damage_type, 0)
+        damage = skirmish_hit_damage(DiceCode.parse(weapon.damage), multiplier, resist)
+        expected = hit * sum(p * taken for taken, p in damage.items())
+        down = hit * sum(p for taken, p in damage.items()
+                         if rules.state_for(health.hp - taken, health.constitution) != "ok")
+        harms.append(Harm(other, 1.0, hit, 1.0 - down, expected, down))
+    return SuppressOdds(at, diameter, session.get(uid, c.ActionPoints).per_turn, tuple(area),
+                        attack_mod, tuple(harms))
 
 
 def pin(session: Session, uid: str, target: str, attack: Check, weapon_id: str) -> None:

@@ -21,8 +21,10 @@ from textual.containers import Horizontal
 from textual.reactive import var
 from textual.widgets import Footer
 
-from game.core.commands import ChangeStance, EndTurn, Reload, SetOverwatch, Suppress
+from game.core.commands import ChangeStance, EndTurn, Reload, SetOverwatch
+from game.core.queries import explored_squares
 from game.ui.actions import ActionItem, action_items
+from game.ui.area import AreaAim, area_card, area_odds, area_tints
 from game.ui.board import TerrainLook
 from game.ui.cards import turn_card
 from game.ui.match import Match
@@ -32,8 +34,8 @@ from game.ui.screens.base import GameScreen
 from game.ui.screens.flow import TurnFlow
 from game.ui.screens.orders import Orders
 from game.ui.widgets.map_view import MapView
-from game.ui.widgets.panels import (ActionBar, CombatLog, SidePanel, StatusLine, TargetCard,
-                                    TurnCard, UnitCard)
+from game.ui.widgets.panels import (ActionBar, AreaCard, CombatLog, SidePanel, StatusLine,
+                                    TargetCard, TurnCard, UnitCard)
 
 Square = tuple[int, int]
 GAME_ACTIONS = {"act", "fire", "target", "mode", "aim", "location", "stance", "overwatch",
@@ -89,6 +91,7 @@ class BattleScreen(GameScreen):
     viewer: var[str] = var("", always_update=True)     # the side whose player looks
     busy: var[bool] = var(False, bindings=True)     # a computer side is playing
     picture: var[Picture | None] = var(None)    # the battle as the viewer knows it
+    area: var[AreaAim | None] = var(None)       # a grenade or suppressive fire being aimed
 
     def __init__(self, match: Match) -> None:
         super().__init__()
@@ -108,6 +111,7 @@ class BattleScreen(GameScreen):
         self.status_line = StatusLine(id="status", markup=False)
         self.unit_card = UnitCard(match, id="unit-card")
         self.target_card = TargetCard(match, id="target-card")
+        self.area_card = AreaCard(id="area-card", markup=False)
         self.turn_card = TurnCard(id="turn-card", markup=False)
         self.action_bar = ActionBar(id="actions", markup=False)
         self.log_view = CombatLog(match, id="log")
@@ -119,6 +123,7 @@ class BattleScreen(GameScreen):
             with SidePanel(id="side"):
                 yield self.unit_card.data_bind(BattleScreen.target)
                 yield self.target_card.data_bind(BattleScreen.target)
+                yield self.area_card
                 yield self.turn_card
         yield self.action_bar
         yield self.log_view
@@ -199,6 +204,9 @@ class BattleScreen(GameScreen):
     def watch_target(self) -> None:
         self.redraw()
 
+    def watch_area(self) -> None:
+        self.redraw()
+
     def watch_selected(self) -> None:
         self.refresh_state()
 
@@ -223,7 +231,16 @@ class BattleScreen(GameScreen):
         if not self.ready or not self.alive() or picture is None:
             return
         path = self.hover_path()
-        self.map.show(picture.scene_with(path, self.target_square(), self.cursor))
+        scene = picture.scene_with(path, self.target_square(), self.cursor)
+        card = None
+        if self.area is not None and self.my_turn():
+            odds = area_odds(self.match, self.area, self.cursor)
+            explored = explored_squares(self.match.battle, picture.viewer)
+            scene = scene.with_overlay({**scene.tints, **area_tints(odds, explored)}, self.cursor)
+            card = area_card(self.match, self.area, odds, len(self.orders.grenades()))
+        self.area_card.card = card
+        self.unit_card.display = self.target is None and card is None
+        self.map.show(scene)
         self.status_line.status = status_of(self.match, picture, self.look, self.cursor, path,
                                              self.busy)
         self.action_bar.playing = self.match.name(picture.turn_side) if picture.turn_side else ""
@@ -249,7 +266,7 @@ class BattleScreen(GameScreen):
         return picture.reach.path_to(self.cursor) or []
 
     def hover_blocked(self) -> bool:
-        return self.target is not None or (self.picture is not None
+        return self.target is not None or self.area is not None or (self.picture is not None
                                            and self.cursor in self.picture.known)
 
     def target_square(self) -> Square | None:
@@ -308,6 +325,7 @@ class BattleScreen(GameScreen):
         self.selected = self.match.active_uid
 
     def aim_at(self, uid: str) -> None:
+        self.area = None
         self.target = uid
         self.selected = self.match.active_uid
         square = self.target_square()
@@ -323,13 +341,18 @@ class BattleScreen(GameScreen):
         self.aim_at(uids[index % len(uids)])
 
     def action_cancel(self) -> None:
-        if self.target is not None:
+        """Escape: stop aiming (the cursor stays where it is), or select the active unit."""
+        if self.area is not None:
+            self.area = None
+        elif self.target is not None:
             self.target = None
-            self.action_home()
         elif self.selected != self.match.active_uid:
             self.select_active()
 
     def action_mode(self) -> None:
+        if self.area is not None:
+            self.orders.next_grenade()
+            return
         weapon = self.orders.held_weapon()
         names = [m.name for m in weapon.modes] if weapon else ["unarmed"]
         current = names.index(self.mode) if self.mode in names else 0
@@ -347,6 +370,7 @@ class BattleScreen(GameScreen):
     def forget_attack(self) -> None:
         """A new unit's turn: no target, fire mode, aim or hit location of the last one."""
         self.target, self.mode, self.aim, self.location = None, None, 0, "torso"
+        self.area = None
 
     # --- orders -----------------------------------------------------------------------------
 
@@ -363,7 +387,7 @@ class BattleScreen(GameScreen):
         self.orders.play(SetOverwatch(self.match.active_uid, self.cursor))
 
     def action_suppress(self) -> None:
-        self.orders.play(Suppress(self.match.active_uid, self.cursor))
+        self.orders.suppress()
 
     def action_throw(self) -> None:
         self.orders.throw()

@@ -20,12 +20,15 @@ Tab / Shift+Tab      target the next / previous enemy in sight
 f                    fire at the target (the first key shows the odds first)
 m                    next fire mode       + / -   aim more / less
 t                    next hit location (torso, head, arm, leg)
-Escape               stop targeting
+Escape               stop targeting or aiming (the cursor stays)
 s c p                stand, crouch, go prone          d   drop flat (quick, prone)
-o                    overwatch, facing the cursor     x   suppress the cursor's area
-g                    throw a grenade at the cursor    r   reload
+o                    overwatch, facing the cursor     r   reload
+x                    aim suppressive fire at the cursor: the circle and the odds of
+                     everyone in it; x again (or Enter) fires
+g                    aim a grenade at the cursor: where it may land, its rings, the
+                     odds of everyone caught; m another grenade; g again throws
 w                    draw the next weapon             v   revive the downed ally
-                                                          under the cursor
+                                                          under the cursor (odds first)
 u                    defend (full or active defense, Eclipse Phase, OpenD6, d20)
 n                    declare this round's actions (OpenD6: -1D each beyond the first)
 y                    how this unit meets attacks (Eclipse melee, d20 reactions; ask =
@@ -52,7 +55,10 @@ def legend() -> Text:
                        ("danger", "a path square inside an enemy overwatch cone"),
                        ("cone", "an enemy's overwatch cone"), ("own_cone", "your overwatch cone"),
                        ("suppressed", "an area under suppressive fire"),
-                       ("target", "the enemy you are targeting")):
+                       ("target", "the enemy you are targeting"),
+                       ("blast", "a grenade's blast, ring by ring (while aiming)"),
+                       ("landing", "where else the grenade may land"),
+                       ("area", "the circle of suppressive fire being aimed")):
         text.append("    ", style=f"on {TINTS[key]}")
         text.append(f"  {words}\n")
     text.append("Squares you cannot see now are grey as you last saw them; black is unexplored.\n")

@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING
 
 
 from game.core.commands import (Attack, ChooseDefense, Command, Declare, Defend, Draw, Move,
-                                Respond, Revive, Throw)
+                                Respond, Revive, Suppress, Throw)
 from game.core.events import Refused
-from game.core.queries import action_costs, unit_info
+from game.core.queries import action_costs, revive_cost, revive_odds, unit_info
+from game.core.ruleset import ThrowOdds
+from game.ui.area import AreaAim, area_odds, friends_caught, pct
 from game.ui.picture import revive_target
 from game.ui.screens.dialogs import Choice
 
@@ -27,11 +29,16 @@ class Orders:
     def __init__(self, screen: BattleScreen) -> None:
         self.screen = screen
         self.match = screen.match
+        self.grenade: str | None = None        # the kind last chosen with m while aiming
+
 
     def act(self) -> None:
         """Enter: target the enemy under the cursor, select an own unit, or walk there."""
         screen, match = self.screen, self.match
         picture = screen.picture
+        if screen.area is not None:
+            self.commit_area()
+            return
         if screen.target is not None:
             self.fire()
             return
@@ -64,14 +71,90 @@ class Orders:
         self.play(Attack(self.match.active_uid, screen.target, screen.mode, screen.location,
                          screen.aim))
 
+    # --- area actions: aimed first, then thrown or fired ------------------------------------
+
+    def grenades(self) -> list[str]:
+        """The kinds of grenade the active unit has left."""
+        if self.match.active_uid is None:
+            return []
+        return [g for g, n in unit_info(self.match.battle, self.match.active_uid).grenades if n > 0]
+
     def throw(self) -> None:
-        info = unit_info(self.match.battle, self.match.active_uid)
-        grenades = [g for g, n in info.grenades if n > 0]
-        if not grenades:
-            self.screen.notify(f"{info.name} has no grenades.", severity="warning", timeout=3,
-                               markup=False)
+        """g: aim a grenade at the cursor (its odds on the card, its rings on the map); g again
+        (or Enter) throws it."""
+        screen = self.screen
+        if screen.area is not None and screen.area.kind == "throw":
+            self.commit_area()
             return
-        self.play(Throw(info.uid, self.screen.cursor, grenades[0]))
+        kinds = self.grenades()
+        if not kinds:
+            name = self.match.name(self.match.active_uid)
+            screen.notify(f"{name} has no grenades.", severity="warning", timeout=3, markup=False)
+            return
+        screen.target = None
+        screen.area = AreaAim("throw", self.grenade if self.grenade in kinds else kinds[0])
+
+    def next_grenade(self) -> None:
+        """m while aiming a throw: the unit's next kind of grenade."""
+        screen, kinds = self.screen, self.grenades()
+        if screen.area is None or screen.area.kind != "throw" or not kinds:
+            return
+        current = kinds.index(screen.area.grenade) if screen.area.grenade in kinds else -1
+        self.grenade = kinds[(current + 1) % len(kinds)]
+        screen.area = AreaAim("throw", self.grenade)
+
+    def suppress(self) -> None:
+        """x: aim suppressive fire at the cursor (the circle and who is in it); x again (or
+        Enter) fires."""
+        screen = self.screen
+        if screen.area is not None and screen.area.kind == "suppress":
+            self.commit_area()
+            return
+        screen.target = None
+        screen.area = AreaAim("suppress")
+
+    def commit_area(self) -> None:
+        """Throw or fire what is aimed: refused with the engine's reason before anything is
+        spent; with the side's own units in the area, only once the player confirms."""
+        screen, match = self.screen, self.match
+        aim, at, uid = screen.area, screen.cursor, match.active_uid
+        if aim is None or uid is None:
+            return
+        odds = area_odds(match, aim, at)
+        if isinstance(odds, Refused):
+            screen.notify(odds.reason, title="Not possible", severity="warning", timeout=4,
+                          markup=False)
+            return
+        command: Command = (Throw(uid, at, aim.grenade) if aim.kind == "throw" and aim.grenade
+                            else Suppress(uid, at))
+        friends = friends_caught(match, odds)
+        if not friends:
+            self._fire_area(command)
+            return
+        throwing = isinstance(odds, ThrowOdds)
+        lines = []
+        for harm in friends:
+            name = match.name(harm.uid) + (" (itself)" if harm.uid == uid else "")
+            if throwing:
+                lines.append(f"{name}: caught {pct(harm.caught)}, "
+                             f"{harm.expected_damage:.1f} damage, down {pct(harm.down)}")
+            else:
+                lines.append(f"{name}: hit {pct(harm.hit)}, pinned {pct(harm.pinned)}, "
+                             f"down {pct(harm.down)}")
+        what = "blast" if throwing else "fire"     # Cancel comes first: Enter does not harm them
+        body = f"Your own side may be caught in the {what}:\n" + "\n".join(lines)
+
+        def chosen(answer: str | None) -> None:
+            if answer == "go" and screen.alive() and screen.area == aim and screen.cursor == at:
+                self._fire_area(command)
+        screen.app.push_screen(
+            Choice("Friends in the area", body,
+                   [("cancel", "Cancel"), ("go", "Throw anyway" if throwing else "Fire anyway")]),
+            callback=chosen)
+
+    def _fire_area(self, command: Command) -> None:
+        self.screen.area = None
+        self.play(command)
 
     def draw(self) -> None:
         info = unit_info(self.match.battle, self.match.active_uid)
@@ -83,13 +166,27 @@ class Orders:
         self.play(Draw(info.uid, (current + 1) % len(info.weapons)))
 
     def revive(self) -> None:
-        screen = self.screen
-        target = (revive_target(self.match, screen.picture, screen.cursor)
+        """v: first aid on the fallen ally under the cursor (or next to the unit), after a
+        dialog with the check's odds (`queries.revive_odds`)."""
+        screen, match = self.screen, self.match
+        target = (revive_target(match, screen.picture, screen.cursor)
                   if screen.picture else None)
         if target is None:
             screen.notify("No downed ally next to the unit.", timeout=3)
             return
-        self.play(Revive(self.match.active_uid, target))
+        uid = match.active_uid
+        odds = revive_odds(match.battle, uid, target)
+        if odds is None:
+            self.play(Revive(uid, target))
+            return
+        chance, stage = odds
+        cost = revive_cost(match.battle, uid)
+        body = (f"{match.name(uid)}'s Heal check to {stage} {match.name(target)} succeeds "
+                f"{pct(chance)} of the time; it costs {cost} AP either way.")
+        if stage == "stabilize":
+            body += " A second check, once stabilized, brings the ally back."
+        self._ask("Revive", body, [("v-go", f"{stage.capitalize()} ({cost} AP, {pct(chance)})")],
+                  lambda _: Revive(uid, target))
 
     def play(self, command: Command) -> None:
         """Submit a person's order; show the refusal, or the events and what comes next."""

@@ -103,6 +103,17 @@ class TargetCard(Static):
         self.display = target is not None
 
 
+class AreaCard(Static):
+    """A grenade or suppressive fire being aimed: its exact odds (`area.area_card`); shown only
+    while one is."""
+
+    card: var[Text | None] = var(None)
+
+    def watch_card(self, card: Text | None) -> None:
+        self.display = card is not None
+        self.update(card or "", layout=True)
+
+
 class TurnCard(Static):
     """The round, the initiative order and each side's morale (`cards.turn_card`)."""
 
