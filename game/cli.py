@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from game.content.problems import ContentError
 from game.content.text import printable
+from game.serve import DEFAULT_HOST, DEFAULT_PORT
 
 DESCRIPTION = """\
 skirmish: a turn-based tactical game for the terminal.
@@ -20,6 +21,7 @@ Run with no arguments to open the game. Subcommands:
   sim SCENARIO       play a headless battle between computer players and print its log
   validate PATH...   check content files (maps, units, scenarios...) and report every problem
   resolve FILE.yaml  resolve one attack for a game master, step by step (or --odds)
+  serve              play in a web browser: serve the game at http://localhost:8000
 """
 
 
@@ -51,6 +53,15 @@ def build_parser() -> argparse.ArgumentParser:
     resolve.add_argument("file", help="a resolve file (see docs/RESOLVE.md)")
     resolve.add_argument("--json", action="store_true", help="print a machine-readable result")
     resolve.add_argument("--odds", action="store_true", help="print exact probabilities instead of rolling")
+    serve = sub.add_parser("serve", help="play in a web browser (served on this machine)")
+    serve.add_argument("--host", default=DEFAULT_HOST,
+                       help="address to listen on (default: localhost, this machine only; "
+                       "0.0.0.0 lets other machines in)")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT,
+                       help=f"port to listen on (default: {DEFAULT_PORT})")
+    serve.add_argument("--public-url", default=None,
+                       help="the address browsers reach the server by, if not http://HOST:PORT "
+                       "(behind a proxy, say)")
     validate = sub.add_parser("validate", help="check content files and report every problem")
     validate.add_argument("paths", nargs="+", help="files or folders")
     return parser
@@ -68,6 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             code, text = main_resolve(args.file, as_json=args.json, odds=args.odds)
             say(text, file=sys.stdout if code == 0 else sys.stderr)
             return code
+        if args.command == "serve":
+            return _serve(args)
         return _play(args)
     except ContentError as error:
         say(error, file=sys.stderr)
@@ -89,6 +102,24 @@ def _play(args: argparse.Namespace) -> int:
         build_parser().print_help()
         return 0
     run_app(save_dir=args.save_dir)
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from game.saves import SaveError, resolve_save_dir
+    from game.serve import check_port, is_loopback, serve
+
+    check_port(args.port)
+    try:
+        folder = resolve_save_dir(args.save_dir)
+    except SaveError as error:
+        say(f"skirmish: {error}", file=sys.stderr)
+        return 2
+    if not is_loopback(args.host):
+        say(f"Listening on {args.host}: anyone who can reach this machine on port {args.port} "
+            "can play, and save into " + str(folder) + ".", file=sys.stderr)
+    say(f"Saves go to {folder}.")
+    serve(args.host, args.port, folder, args.public_url)
     return 0
 
 
