@@ -199,3 +199,24 @@ async def test_skirmish_replay_opens_the_app_on_the_replay(save_dir, fought):
         assert "Step 0 of" in screen_text(app)
         await pilot.press("escape")
         await wait_until(pilot, lambda: isinstance(app.screen, MainMenu))
+
+
+def replay_app(save_dir, state):
+    app = SkirmishApp(str(save_dir), computer_delay=0, watch=state)
+
+    async def opened(pilot) -> None:
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen)
+                         and status(app.screen))
+
+    return app, opened
+
+
+def test_snapshot_of_a_sides_view(snap_compare, save_dir, fought):
+    app, opened = replay_app(save_dir, fought)
+    assert snap_compare(app, run_before=opened, press=["v", *["n"] * 20],
+                        terminal_size=(80, 24))
+
+
+def test_snapshot_of_the_end_seen_by_all(snap_compare, save_dir, fought):
+    app, opened = replay_app(save_dir, fought)
+    assert snap_compare(app, run_before=opened, press=["end"], terminal_size=(100, 30))
