@@ -124,7 +124,8 @@ class Replay:
         try:
             return cls.from_state(state)
         except ReplayError as error:
-            raise ReplayError(f"Cannot replay save {name_or_path}: {error}.") from None
+            raise ReplayError(f"Cannot replay save {name_or_path}: {str(error).rstrip('.')}.") \
+                from None
 
     def _new_battle(self) -> Battle:
         return Battle(self.setup, self.seed, self._rules_for(self.setup.ruleset))
