@@ -112,6 +112,8 @@ class Replay:
                               "define") from None
         except (ValueError, TypeError, LookupError) as error:
             raise ReplayError(str(error) or type(error).__name__) from None
+        except Exception as error:      # a hand-made file may hold anything: say, never crash
+            raise ReplayError(f"replaying it failed ({type(error).__name__}: {error})") from None
 
     @classmethod
     def from_save(cls, folder: Path, name_or_path: str | Path) -> Replay:

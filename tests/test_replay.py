@@ -130,3 +130,14 @@ def test_a_side_sees_only_its_events_and_everything_only_after_the_end(fog_battl
     unfinished, _ = played(str(FOG), 3, commands=12)
     with Replay.from_state(unfinished) as replay:
         assert not replay.over and replay.views() == ["blue", "red", "green"]
+
+
+def test_a_command_with_odd_fields_is_refused_not_raised(fog_battle):
+    """A hand-edited command log (the checksum recomputed) says why it cannot be watched."""
+    for field, value in (("unit", 5), ("aim", "x"), ("location", None), ("target", [1]),
+                         ("path", [[99, 99]]), ("unit", "nobody")):
+        state = copy.deepcopy(fog_battle[0])
+        command = next(c for c in state["commands"] if field in c)
+        command[field] = value
+        with pytest.raises(ReplayError):
+            Replay.from_state(state)
