@@ -22,6 +22,7 @@ Run with no arguments to open the game. Subcommands:
   validate PATH...   check content files (maps, units, scenarios...) and report every problem
   resolve FILE.yaml  resolve one attack for a game master, step by step (or --odds)
   serve              play in a web browser: serve the game at http://localhost:8000
+  replay SAVE        watch a saved battle again from its start (--text: its log, step by step)
 """
 
 
@@ -62,6 +63,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--public-url", default=None,
                        help="the address browsers reach the server by, if not http://HOST:PORT "
                        "(behind a proxy, say)")
+    replay = sub.add_parser("replay", help="watch a saved battle again from its start")
+    replay.add_argument("save", help="a save's name (in the save folder) or the path of a save file")
+    replay.add_argument("--text", action="store_true",
+                        help="print the battle's log step by step instead of opening the app "
+                        "(everything, as an all-seeing watcher)")
+    replay.add_argument("--view", metavar="SIDE", default=None,
+                        help="with --text: only what this side saw (a side id of the battle)")
     validate = sub.add_parser("validate", help="check content files and report every problem")
     validate.add_argument("paths", nargs="+", help="files or folders")
     return parser
@@ -74,6 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _validate(args.paths)
         if args.command == "sim":
             return _sim(args)
+        if args.command == "replay":
+            return _replay(args)
         if args.command == "resolve":
             from game.resolve.main import main_resolve
             code, text = main_resolve(args.file, as_json=args.json, odds=args.odds)
@@ -121,6 +131,75 @@ def _serve(args: argparse.Namespace) -> int:
     say(f"Saves go to {folder}.")
     serve(args.host, args.port, folder, args.public_url)
     return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    """`skirmish replay SAVE`: the Replay screen of a save, or with --text its log on stdout.
+    A save that cannot be read or replayed is told in a sentence (exit status 2)."""
+    from pathlib import Path
+
+    from game.replay import Replay, ReplayError
+    from game.saves import SaveError, read_save, resolve_save_dir
+
+    name = args.save
+    if Path(name).expanduser().is_file():           # a file here, even without a folder in it
+        name = str(Path(name).expanduser().resolve())
+    try:
+        folder = resolve_save_dir(args.save_dir)
+    except SaveError as error:
+        if not Path(name).is_absolute():
+            say(f"skirmish: {error}", file=sys.stderr)
+            return 2
+        folder = Path(".")                           # a path does not need the save folder
+    try:
+        state = read_save(folder, name)
+        replay = Replay.from_state(state)
+    except SaveError as error:
+        say(f"skirmish: {error}", file=sys.stderr)
+        return 2
+    except ReplayError as error:
+        say(f"skirmish: Cannot replay save {args.save}: {str(error).rstrip('.')}.",
+            file=sys.stderr)
+        return 2
+    with replay:
+        if args.view is not None and args.view not in replay.sides:
+            say(f"skirmish: the battle has no side {args.view!r} (its sides: "
+                f"{', '.join(replay.sides)}).", file=sys.stderr)
+            return 2
+        if args.text:
+            _replay_text(replay, args.view)
+            return 0
+    if args.view is not None:
+        say("skirmish: --view goes with --text (in the app, v changes the view).", file=sys.stderr)
+        return 2
+    try:
+        from game.ui.app import run_app
+    except ImportError:
+        say("skirmish: the app cannot start here; --text prints the replay instead.",
+            file=sys.stderr)
+        return 2
+    run_app(save_dir=args.save_dir, watch=state)
+    return 0
+
+
+def _replay_text(replay, view: str | None) -> None:
+    from game.replay import log_lines, seen
+
+    for step, battle in replay.walk():
+        lines = log_lines(seen(step.events, view), replay.name)
+        if not lines:
+            continue
+        where = "the opening" if step.number == 0 else f"round {battle.session.round}"
+        say(f"-- step {step.number} of {replay.total}, {where} --")
+        for line in lines:
+            say(line)
+    if replay.over:
+        winner = replay.name(replay.winner) if replay.winner else "none (a draw)"
+        say(f"Winner: {winner}; {replay.rounds} rounds, {replay.total} commands, "
+            f"seed {replay.seed}.")
+    else:
+        say(f"The log ends in round {replay.rounds}, the battle still going on; "
+            f"{replay.total} commands, seed {replay.seed}.")
 
 
 def _validate(paths: Sequence[str]) -> int:

@@ -38,9 +38,10 @@ class SkirmishApp(App):
     ]
 
     def __init__(self, save_dir: str | None = None, *,
-                 computer_delay: float = COMPUTER_DELAY) -> None:
+                 computer_delay: float = COMPUTER_DELAY, watch: dict | None = None) -> None:
         super().__init__()
         self.computer_delay = computer_delay
+        self.watch = watch                  # a save's state to open in the Replay screen
         self.save_problem = ""
         try:
             self.save_folder = resolve_save_dir(save_dir)
@@ -67,6 +68,8 @@ class SkirmishApp(App):
 
     def on_mount(self) -> None:
         self.push_screen(MainMenu())
+        if self.watch is not None:
+            self.watch_replay(self.watch)
         if self.save_problem:
             self.notify(f"{self.save_problem} Saving is off.", severity="warning", timeout=8,
                         markup=False)
@@ -198,6 +201,26 @@ class SkirmishApp(App):
             return
         await self.start_match(match)
 
+    def watch_replay(self, state: dict, *, leave: bool = True) -> None:
+        """Open the Replay screen of a saved battle's state; `leave` the battle being played
+        first (watching from the load screen), else watch over the current screen."""
+        self.run_worker(partial(self._watch, state, leave), exclusive=True, group="load")
+
+    async def _watch(self, state: dict, leave: bool) -> None:
+        from game.replay import Replay, ReplayError
+        from game.ui import players
+        from game.ui.screens.replay import ReplayScreen, first_view
+        await players.settle()           # no computer player may be reading a battle meanwhile
+        try:
+            replay = Replay.from_state(state)
+        except ReplayError as error:
+            self._tell("This battle cannot be replayed",
+                       f"{load_problem(error)}\nThe file was left as it was.")
+            return
+        if leave:
+            await self._back_to_menu()
+        self.push_screen(ReplayScreen(replay, first_view(replay, state)))
+
     def _ask_unsaved(self, go_on: Callable[[], Any], title: str) -> None:
         """Run `go_on` at once, or after the player chose what to do with an unsaved battle."""
         match = self.match
@@ -283,6 +306,7 @@ def load_problem(error: Exception) -> str:
     return f"{type(error).__name__}: {text}." if text else f"{type(error).__name__}."
 
 
-def run_app(save_dir: str | None = None) -> None:
-    """Open the app (plain `skirmish`). `save_dir` overrides the save folder."""
-    SkirmishApp(save_dir).run()
+def run_app(save_dir: str | None = None, watch: dict | None = None) -> None:
+    """Open the app (plain `skirmish`). `save_dir` overrides the save folder; `watch`, a saved
+    battle's state, opens its Replay screen (`skirmish replay SAVE`)."""
+    SkirmishApp(save_dir, watch=watch).run()

@@ -36,6 +36,7 @@ class GameOver(GameScreen[str]):
 
     BINDINGS = [Binding("m,escape", "dismiss('menu')", "Main menu"),
                 Binding("n", "dismiss('new')", "New battle"),
+                Binding("w", "watch", "Watch replay"),
                 Binding("q", "dismiss('quit')", "Quit")]
 
     def __init__(self, match: Match) -> None:
@@ -57,9 +58,17 @@ class GameOver(GameScreen[str]):
                 with Horizontal(classes="dialog-buttons"):
                     yield Button("Main menu", id="menu", variant="primary")
                     yield Button("New battle", id="new")
+                    yield Button("Watch replay", id="watch")
                     yield Button("Quit", id="quit")
         yield Footer()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
+        if event.button.id == "watch":
+            self.action_watch()
+            return
         self.dismiss(event.button.id)
+
+    def action_watch(self) -> None:
+        """The battle again from its start; leaving the replay comes back here."""
+        self.app.watch_replay(self.match.battle.state(), leave=False)

@@ -8,7 +8,7 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets import Button, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from game.saves import SaveError, list_saves, read_save
@@ -31,7 +31,8 @@ def describe_save(info) -> str:
 class LoadSave(GameModal[dict | None]):
     """Dismissed with the save's battle state, or None. A broken save is shown, never changed."""
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"),
+                Binding("w", "watch", "Watch replay")]
     AUTO_FOCUS = "#saves, #save-path"
 
     def __init__(self, folder: Path | None) -> None:
@@ -52,6 +53,7 @@ class LoadSave(GameModal[dict | None]):
             yield Problem(id="load-problem")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel", id="cancel")
+        yield Footer()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -67,6 +69,21 @@ class LoadSave(GameModal[dict | None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(None)
+
+    def action_watch(self) -> None:
+        """`w`: watch the highlighted save from its start instead of loading it."""
+        saves = next(iter(self.query("#saves").results(Choices)), None)
+        option = saves.highlighted_option if saves is not None else None
+        if option is None or option.disabled or not option.id:
+            self.notify("Choose a save in the list to watch.", timeout=3)
+            return
+        try:
+            state = read_save(self.folder or Path("."), option.id)
+        except SaveError as error:
+            self.query_one("#load-problem", Problem).update(str(error))
+            return
+        self.dismiss(None)
+        self.app.watch_replay(state)
 
     def _load(self, path: str) -> None:
         try:
