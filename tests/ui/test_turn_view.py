@@ -1,5 +1,5 @@
 """Following a battle: the view follows the unit that acts, shots, throws and suppressive fire
-are drawn for a moment from their events,."""
+are drawn for a moment from their events, the log grows and opens full screen,."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ from game.core.commands import EndTurn, Suppress, Throw
 from game.ui.app import SkirmishApp
 from game.ui.board import EFFECTS, line_between, rings
 from game.ui.picture import Witness, take_picture
-from tests.ui.ui_helpers import (DATA, DUEL, at_my_turn, make_app, new_match, wait_until)
+from game.ui.screens.log import FullLog
+from game.ui.widgets import panels
+from tests.ui.ui_helpers import (DATA, DUEL, at_my_turn, make_app, new_match, screen_text,
+                                 wait_until)
 
 LONG_FIELD = DATA / "long_field.yaml"       # 10x40: Hollis at (1,2), the trooper at (8,20)
 WATCH = DATA / "watch.yaml"
@@ -129,3 +132,59 @@ def test_nothing_is_drawn_of_an_event_the_side_did_not_see():
     hidden = ev.SuppressionFired(fired.unit, fired.at, fired.diameter, fired.attack,
                                  fired.ammo_used, fired.ap_cost, seen_by=("red",))
     assert Witness(match, picture).effects(hidden) is None
+
+
+async def test_the_log_grows_and_opens_full_screen_from_the_first_line(save_dir: Path,
+                                                                         monkeypatch):
+    monkeypatch.setattr(panels, "LOG_EVENTS", 3)       # the battle screen keeps only a few
+    match = new_match(DUEL, 2, {"blue"})
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await at_my_turn(app, pilot, match)
+        first = match.tell(match.history[0])
+        assert first.startswith("Battle begins")
+        shown = "".join(strip.text for strip in screen.log_view.lines)
+        assert first not in shown
+        height = screen.log_view.outer_size.height
+        assert height > 5, "a small map leaves the log the rest of the height"
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert screen.log_view.outer_size.height == height + 5
+        for _ in range(10):
+            await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert screen.map.size.height >= 5               # the map keeps a few rows
+        for _ in range(12):
+            await pilot.press("left_square_bracket")
+        await pilot.pause()
+        assert screen.log_view.outer_size.height == 5
+        await pilot.press("L")
+        await wait_until(pilot, lambda: isinstance(app.screen, FullLog))
+        await pilot.press("end", "home")
+        await pilot.pause()
+        assert first in screen_text(app)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen)
+
+
+async def test_page_up_keeps_its_place_while_lines_come_in(save_dir: Path):
+    match = new_match(DUEL, 2, {"blue"})
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await at_my_turn(app, pilot, match)
+        log = screen.log_view
+        log.tell([f"line {n}" for n in range(40)])
+        await pilot.pause()
+        assert log.is_vertical_scroll_end
+        await pilot.press("pageup")
+        await pilot.pause()
+        place = log.scroll_y
+        assert place < log.max_scroll_y
+        log.tell(["a new line"])
+        await pilot.pause()
+        assert log.scroll_y == place                    # reading back is not interrupted
+        for _ in range(20):
+            await pilot.press("pagedown")
+        log.tell(["another line"])
+        await pilot.pause()
+        assert log.is_vertical_scroll_end               # at the end again: it follows

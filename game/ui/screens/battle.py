@@ -30,12 +30,18 @@ from game.ui.picture import (Picture, enemies, first_square, odds_of, revive_tar
                              take_picture)
 from game.ui.screens.base import GameScreen
 from game.ui.screens.flow import TurnFlow
+from game.ui.screens.log import FullLog
 from game.ui.screens.orders import Orders
 from game.ui.widgets.map_view import MapView
 from game.ui.widgets.panels import (ActionBar, CombatLog, SidePanel, StatusLine, TargetCard,
                                     TurnCard, UnitCard)
 
 Square = tuple[int, int]
+LOG_ROWS = 5            # the log's height (with its top border) when nothing gives it more
+LOG_STEP = 5            # `]` and `[` grow and shrink it by this much
+MAP_ROWS_LEFT = 5       # the map keeps at least this many rows however tall the log grows
+MAIN_ROWS = 16          # the map and side panel keep this many rows before the log takes more
+FIXED_ROWS = 5          # the status line, the action bar and the footer
 GAME_ACTIONS = {"act", "fire", "target", "mode", "aim", "location", "stance", "overwatch",
                 "suppress", "throw", "reload", "draw", "revive", "defend", "declare", "reaction",
                 "end_turn"}
@@ -75,6 +81,9 @@ class BattleScreen(GameScreen):
         Binding("space", "skip", "Skip", show=False),
         Binding("pageup", "log_scroll(-1)", "Log up", show=False),
         Binding("pagedown", "log_scroll(1)", "Log down", show=False),
+        Binding("right_square_bracket", "log_size(1)", "Log taller", show=False),
+        Binding("left_square_bracket", "log_size(-1)", "Log shorter", show=False),
+        Binding("L,shift+l", "full_log", "Log"),
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+o", "app.load", "Load", show=False),
         Binding("q", "leave", "Menu"),
@@ -111,6 +120,7 @@ class BattleScreen(GameScreen):
         self.turn_card = TurnCard(id="turn-card", markup=False)
         self.action_bar = ActionBar(id="actions", markup=False)
         self.log_view = CombatLog(match, id="log")
+        self.log_growth = 0                        # rows `]` added to the log (`[` takes off)
 
     def compose(self) -> ComposeResult:
         yield self.status_line
@@ -125,6 +135,7 @@ class BattleScreen(GameScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.fit_log()
         self.rebuild_log()
         self.ready = True
         self.refresh_state()
@@ -267,6 +278,30 @@ class BattleScreen(GameScreen):
 
     def action_log_scroll(self, direction: int) -> None:
         self.log_view.page(direction)
+
+    def action_log_size(self, step: int) -> None:
+        self.log_growth += step * LOG_STEP
+        self.fit_log()
+
+    def action_full_log(self) -> None:
+        self.app.push_screen(FullLog(self.match, self.viewer, lambda: self.viewer))
+
+    def on_resize(self) -> None:
+        self.fit_log()
+
+    def fit_log(self) -> None:
+        """The log's height: the rows the map would leave empty (a small map), plus what `]`
+        added, minus what `[` took off; the map keeps a few rows whatever happens."""
+        height = self.size.height or self.app.size.height
+        room = height - FIXED_ROWS                # the map and the log share this
+        grid = self.match.battle.session.grid
+        map_width = (self.size.width or self.app.size.width) - 32 - 1
+        map_rows = grid.height + (1 if grid.width * 2 > map_width else 0)
+        natural = max(LOG_ROWS, room - max(map_rows, MAIN_ROWS))
+        most = max(LOG_ROWS, room - MAP_ROWS_LEFT)
+        rows = max(LOG_ROWS, min(most, natural + self.log_growth))
+        self.log_growth = rows - natural          # pressing past either end changes nothing
+        self.log_view.styles.height = rows
 
     # --- the cursor and the attack being previewed ------------------------------------------
 

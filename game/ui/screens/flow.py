@@ -23,6 +23,7 @@ from game.ui.picture import Witness, effects_of
 from game.ui.scene import with_unit_at
 from game.ui.screens.game_over import GameOver
 from game.ui.screens.handoff import Handoff, Summary
+from game.ui.screens.log import FullLog
 
 if TYPE_CHECKING:
     from game.ui.screens.battle import BattleScreen
@@ -112,6 +113,9 @@ class TurnFlow:
     def hide_board(self, cover: Handoff) -> None:
         if not self.handoff_due:                # its player looked: what follows is news later
             self.match.take_unseen(self.screen.viewer)
+        app = self.screen.app
+        if isinstance(app.screen, FullLog):     # its player's log must not outlast the handoff
+            app.screen.dismiss(None)
         self.cover = cover
         self.screen.app.push_screen(cover, callback=self.after_handoff)
         self.screen.refresh_bindings()
