@@ -1,15 +1,18 @@
 """Following a battle: the view follows the unit that acts, shots, throws and suppressive fire
-are drawn for a moment from their events, the log grows and opens full screen,."""
+are drawn for a moment from their events, the log grows and opens full screen, and the end of
+the battle waits on the board until the player asks for the result."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from game.core import components as c
 from game.core import events as ev
 from game.core.commands import EndTurn, Suppress, Throw
 from game.ui.app import SkirmishApp
 from game.ui.board import EFFECTS, line_between, rings
 from game.ui.picture import Witness, take_picture
+from game.ui.screens.game_over import GameOver
 from game.ui.screens.log import FullLog
 from game.ui.widgets import panels
 from tests.ui.ui_helpers import (DATA, DUEL, at_my_turn, make_app, new_match, screen_text,
@@ -188,3 +191,29 @@ async def test_page_up_keeps_its_place_while_lines_come_in(save_dir: Path):
         log.tell(["another line"])
         await pilot.pause()
         assert log.is_vertical_scroll_end               # at the end again: it follows
+
+
+async def test_the_end_waits_on_the_board_for_a_key(save_dir: Path):
+    match = new_match(DUEL, 2, {"blue"})
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await at_my_turn(app, pilot, match)
+        session = match.battle.session
+        session.use()
+        session.get("red-1", c.Health).hp = 1           # the next hit ends it
+        for _ in range(40):
+            await pilot.press("f", "f")
+            if match.over:
+                break
+            assert match.submit(EndTurn(match.active_uid))
+            screen.flow.next_turn()
+            await wait_until(pilot, lambda: screen.my_turn() or match.over, tries=3000)
+        assert match.over and session.winner == "blue"
+        await wait_until(pilot, lambda: screen.flow.ended)
+        await pilot.pause(0.3)
+        assert app.screen is screen, "the game-over screen must wait for the player"
+        text = screen_text(app)
+        assert "Victory: Blue team. Press Enter to see the result." in text
+        assert "Hollis" in text                          # the board and the log are still there
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOver))

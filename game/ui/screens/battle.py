@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import var
-from textual.widgets import Footer
+from textual.widgets import Footer, Static
 
 from game.core.commands import ChangeStance, EndTurn, Reload, SetOverwatch, Suppress
 from game.ui.actions import ActionItem, action_items
@@ -120,6 +120,7 @@ class BattleScreen(GameScreen):
         self.turn_card = TurnCard(id="turn-card", markup=False)
         self.action_bar = ActionBar(id="actions", markup=False)
         self.log_view = CombatLog(match, id="log")
+        self.ending = Static(id="ending", markup=False)    # the closing line, once it is over
         self.log_growth = 0                        # rows `]` added to the log (`[` takes off)
 
     def compose(self) -> ComposeResult:
@@ -131,6 +132,7 @@ class BattleScreen(GameScreen):
                 yield self.target_card.data_bind(BattleScreen.target)
                 yield self.turn_card
         yield self.action_bar
+        yield self.ending
         yield self.log_view
         yield Footer()
 
@@ -144,6 +146,8 @@ class BattleScreen(GameScreen):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if not self.ready:
             return None
+        if action == "act" and self.flow.ended:       # Enter: the result, once it is over
+            return True
         if action in GAME_ACTIONS and (not self.my_turn() or self.too_small()):
             return None
         return True
@@ -303,6 +307,13 @@ class BattleScreen(GameScreen):
         self.log_growth = rows - natural          # pressing past either end changes nothing
         self.log_view.styles.height = rows
 
+    def show_ending(self, text: str) -> None:
+        """The battle is over: say so in place of the action bar, and in the log."""
+        self.ending.update(text)
+        self.action_bar.display = False
+        self.ending.display = True
+        self.say(text)
+
     # --- the cursor and the attack being previewed ------------------------------------------
 
     def move_cursor_to(self, square: Square) -> None:
@@ -333,7 +344,11 @@ class BattleScreen(GameScreen):
             self.action_act()
 
     def action_act(self) -> None:
-        """Enter: target the enemy under the cursor, select an own unit, or walk there."""
+        """Enter: target the enemy under the cursor, select an own unit, or walk there; once
+        the battle is over, the result."""
+        if self.flow.ended:
+            self.flow.show_result()
+            return
         self.orders.act()
 
     def select_active(self) -> None:

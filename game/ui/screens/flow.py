@@ -5,7 +5,7 @@ its unit (after a handoff screen when another person played before). A computer'
 player for commands in a worker thread, submit each on the app's thread and show it at a
 readable pace (Space skips): the view follows the unit that acts, its walk is drawn square by
 square, its shots, throws and suppressive fire for a moment, as far as the watching side saw
-them. The end: the game-over screen.
+them. The end: the board stays with a closing line until a key, then the game-over screen.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ class TurnFlow:
         self.started = False
         self.last_active: str | None = None
         self.flash_seconds = FLASH_SECONDS
+        self.result_shown = False                  # the game-over screen was asked for
 
     def begin(self) -> None:
         """Called once the screen is drawn: autosave round one, then play."""
@@ -291,13 +292,29 @@ class TurnFlow:
     # --- the end, and saving --------------------------------------------------------------------
 
     def finish(self) -> None:
+        """The battle is over: the board and the last lines of the log stay, with a closing
+        line, until the player asks for the result (`show_result`)."""
         if self.ended:
             return
         self.ended = True
-        self.screen.refresh_bindings()
+        screen = self.screen
         if self.cover is not None:
             cover, self.cover = self.cover, None
             cover.dismiss(None)
+        screen.refresh_state()
+        screen.refresh_bindings()
+        session = self.match.battle.session
+        if session.winner is None:
+            headline = "The battle ends in a draw"
+        else:
+            headline = f"Victory: {self.match.name(session.winner)}"
+        screen.show_ending(f"{headline}. Press Enter to see the result.")
+
+    def show_result(self) -> None:
+        """The game-over screen, once the player has looked at the board."""
+        if not self.ended or self.result_shown or not self.screen.alive():
+            return
+        self.result_shown = True
         app = self.screen.app
         app.push_screen(GameOver(self.match), callback=app.after_game_over)
 
