@@ -217,3 +217,16 @@ async def test_the_end_waits_on_the_board_for_a_key(save_dir: Path):
         assert "Hollis" in text                          # the board and the log are still there
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, GameOver))
+
+
+async def test_space_skips_the_replay(save_dir: Path):
+    match = new_match(DUEL, 2, {"blue"})
+    app = SkirmishApp(str(save_dir), computer_delay=30.0)    # a command every half minute
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await at_my_turn(app, pilot, match)
+        await pilot.press("e")
+        await wait_until(pilot, lambda: screen.busy)
+        await pilot.press("space")
+        await wait_until(pilot, screen.my_turn, tries=300)  # seconds, not the replay's pace
+        assert any(isinstance(e, ev.AttackResolved) and e.attacker == "red-1"
+                   for e in match.history)
