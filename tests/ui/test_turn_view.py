@@ -230,3 +230,18 @@ async def test_space_skips_the_replay(save_dir: Path):
         await wait_until(pilot, screen.my_turn, tries=300)  # seconds, not the replay's pace
         assert any(isinstance(e, ev.AttackResolved) and e.attacker == "red-1"
                    for e in match.history)
+
+
+async def test_the_whole_log_wraps_to_a_small_terminal(save_dir: Path):
+    match = new_match(DUEL, 2, {"blue"})
+    app = make_app(save_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_my_turn(app, pilot, match)
+        match.tell = lambda event: "a " * 60          # lines that wrap at any width
+        await pilot.press("L")
+        await wait_until(pilot, lambda: isinstance(app.screen, FullLog))
+        await pilot.pause()
+        log = app.screen.log_view
+        assert len(log.lines) > len(match.history)    # they did wrap
+        width = log.scrollable_content_region.width
+        assert all(len(strip.text.rstrip()) <= width for strip in log.lines)

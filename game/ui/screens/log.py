@@ -27,7 +27,7 @@ class FullLog(GameScreen[None]):
         self.viewer = viewer
         self.seat = seat                 # the side whose player holds the keyboard now
         self.lines = log_lines(match, viewer, HISTORY_LIMIT)
-        self.log_view = RichLog(wrap=True, id="full-log")
+        self.log_view = RichLog(wrap=True, min_width=20, id="full-log")   # wrap to the screen
 
     def compose(self) -> ComposeResult:
         title = Text(f"The log: what {self.match.name(self.viewer)} saw "
