@@ -22,6 +22,21 @@ CELL = 2                      # terminal cells per square
 CURSOR_BG = "#d8d8d8"
 CURSOR_FG = "#000000"
 
+# A moment of action drawn over the board (a shot's line, its target, a throw, a blast, an area
+# under suppressive fire): a background, and on an empty square a mark that does without colour.
+EFFECTS = {
+    "shot": "#6a5a10",
+    "hit": "#b01818",
+    "miss": "#2a4a7a",
+    "flight": "#6a4a10",
+    "blast": "#a04000",
+    "blast_ring": "#6a2a00",
+    "area": "#5a4010",
+}
+EFFECT_MARKS = {"shot": "· ", "flight": "· ", "blast": "**", "blast_ring": "* ",
+                "area": ": ", "hit": "><", "miss": "<>"}
+BACKGROUNDS = {**TINTS, **EFFECTS}
+
 
 @dataclass(frozen=True, slots=True)
 class UnitMark:
@@ -119,11 +134,14 @@ def paint_row(scene: Scene, look: TerrainLook, y: int) -> Strip:
     run_style: Style | None = None
     for x in range(width):
         tint = tints.get(x)
-        bg = TINTS[tint] if tint else None
+        bg = BACKGROUNDS[tint] if tint else None
         unit = units.get(x)
         if unit is not None:
             text = unit.text
             style = cell_style(unit.color, bg, unit.bold, unit.underline, unit.reverse)
+        elif tint in EFFECT_MARKS:
+            text = EFFECT_MARKS[tint]
+            style = cell_style("#ffffff", bg, True)
         elif visible[x]:
             text = texts[terrain[x]]
             style = cell_style(colors[terrain[x]], bg)
@@ -133,7 +151,7 @@ def paint_row(scene: Scene, look: TerrainLook, y: int) -> Strip:
         else:
             text = "  "
             style = cell_style(None, bg)
-        if x == cursor_x:
+        if x == cursor_x and tint not in EFFECTS:     # a moment's effect shows over the cursor
             style = cell_style(CURSOR_FG, CURSOR_BG, True, unit is not None and unit.underline)
         if style is not run_style:
             if run:
@@ -161,6 +179,37 @@ def rows_changed(old: Scene | None, new: Scene) -> set[int]:
     if old.cursor != new.cursor:
         rows.update(c[1] for c in (old.cursor, new.cursor) if c is not None)
     return rows
+
+
+def line_between(a: Square, b: Square) -> list[Square]:
+    """The squares a straight line from `a` to `b` crosses, both ends included (a drawing of
+    where a shot or a throw went, not a line of sight: the engine decided what it could hit)."""
+    (x0, y0), (x1, y1) = a, b
+    dx, dy = abs(x1 - x0), -abs(y1 - y0)
+    sx, sy = (1 if x1 > x0 else -1), (1 if y1 > y0 else -1)
+    err, squares = dx + dy, []
+    while True:
+        squares.append((x0, y0))
+        if (x0, y0) == (x1, y1):
+            return squares
+        twice = 2 * err
+        if twice >= dy:
+            err += dy
+            x0 += sx
+        if twice <= dx:
+            err += dx
+            y0 += sy
+
+
+def rings(at: Square, radius: int, width: int, height: int) -> dict[Square, int]:
+    """The squares of each ring around `at`, out to `radius` rings (0 is `at` itself)."""
+    out: dict[Square, int] = {}
+    for dy in range(-radius, radius + 1):
+        for dx in range(-radius, radius + 1):
+            x, y = at[0] + dx, at[1] + dy
+            if 0 <= x < width and 0 <= y < height:
+                out[(x, y)] = max(abs(dx), abs(dy))
+    return out
 
 
 def _differing(old: dict[int, dict], new: dict[int, dict]) -> list[int]:

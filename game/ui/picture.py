@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from game.core import events as ev
+from game.core.events import Event
 from game.core.grid import Reach
 from game.core.queries import (AttackPreview, UnitInfo, explored_squares, opportunity_attacks,
-                               preview_attack, reach, revivable, unit_sees_square)
-from game.ui.board import Scene, TerrainLook
+                               preview_attack, reach, revivable, unit_sees_square,
+                               visible_squares)
+from game.ui.board import Scene, TerrainLook, line_between, rings
 from game.ui.match import Match
 from game.ui.scene import board_scene, danger_squares, known_units, standing_tints
 from game.ui.widgets.panels import Odds, Status
@@ -150,3 +153,78 @@ def odds_of(match: Match, target: str, mode: str | None, location: str, aim: int
         return Odds(None, name=match.name(target), reason=preview.reason)
     distance = match.battle.session.grid.distance(match.position(active), match.position(target))
     return Odds(preview, location, distance)
+
+
+class Witness:
+    """Where the watching side saw each unit while a command's events are shown one by one, and
+    how each action it saw is drawn for a moment (`board.EFFECTS`). Events it did not see are
+    never asked about; a unit it never saw gives no square, so nothing shows where it stood."""
+
+    def __init__(self, match: Match, picture: Picture) -> None:
+        self.match = match
+        self.viewer = picture.viewer
+        self.where: dict[str, Square] = {info.uid: sq for sq, info in picture.known.items()}
+
+    def moved(self, event: ev.Moved) -> None:
+        self.where[event.unit] = event.end
+
+    def square(self, uid: str) -> Square | None:
+        """Where the side saw `uid` last, or where it sees it now (after the command)."""
+        if uid in self.where:
+            return self.where[uid]
+        square = self.match.position(uid)
+        if square is not None and visible_squares(self.match.battle, self.viewer)[square[1],
+                                                                                 square[0]]:
+            return square
+        return None
+
+    def effects(self, event: Event) -> tuple[dict[Square, str], tuple[Square, ...]] | None:
+        """What to draw for `event` (square -> effect), and the squares to keep in view; None
+        for an event that is not an action drawn on the board, or one seen from nowhere."""
+        if self.viewer not in event.seen_by:
+            return None
+        drawn: dict[Square, str] = {}
+        if isinstance(event, ev.AttackResolved):
+            target = self.square(event.target)
+            if target is None:
+                return None
+            shooter = self.square(event.attacker)
+            self._line(drawn, shooter, target, "shot")
+            drawn[target] = "hit" if event.hit else "miss"
+            return drawn, (shooter, target) if shooter else (target,)
+        if isinstance(event, ev.GrenadeThrown):
+            thrower = self.square(event.unit)
+            self._line(drawn, thrower, event.landed, "flight")
+            drawn[event.landed] = "blast"
+            return drawn, (thrower, event.landed) if thrower else (event.landed,)
+        if isinstance(event, ev.Exploded):
+            grid = self.match.battle.session.grid
+            for square, ring in rings(event.at, event.radius, grid.width, grid.height).items():
+                drawn[square] = "blast" if ring % 2 == 0 else "blast_ring"
+            return drawn, (event.at,)
+        if isinstance(event, ev.SuppressionFired):
+            shooter = self.square(event.unit)
+            for square in self.match.battle.session.grid.disc(event.at, event.diameter):
+                drawn[square] = "area"
+            self._line(drawn, shooter, event.at, "shot")
+            return drawn, (shooter, event.at) if shooter else (event.at,)
+        return None
+
+    @staticmethod
+    def _line(drawn: dict[Square, str], start: Square | None, end: Square, effect: str) -> None:
+        if start is not None:
+            for square in line_between(start, end)[1:-1]:
+                drawn[square] = effect
+
+
+def effects_of(match: Match, picture: Picture, events: list[Event]) -> dict[Square, str]:
+    """Every action of a command the side saw, drawn at once (a person's own order)."""
+    witness = Witness(match, picture)
+    drawn: dict[Square, str] = {}
+    for event in events:
+        if isinstance(event, ev.Moved) and picture.viewer in event.seen_by:
+            witness.moved(event)
+        shown = witness.effects(event)
+        if shown is not None:
+            drawn.update(shown[0])
+    return drawn

@@ -39,14 +39,18 @@ async def test_solo_battle_to_the_end(save_dir):
         screen = app.screen
         assert [s.human for s in screen.match.seats.values()] == [True, False]
         presses = [0]
-        while not isinstance(app.screen, GameOver):
+        while not screen.flow.ended:
             assert presses[0] < MAX_PRESSES, "the battle did not end"
-            await wait_until(pilot, lambda: screen.my_turn() or isinstance(app.screen, GameOver))
-            if isinstance(app.screen, GameOver):
+            await wait_until(pilot, lambda: screen.my_turn() or screen.flow.ended)
+            if screen.flow.ended:
                 break
             await fight(pilot, presses)
         session = screen.match.battle.session
         assert session.over
+        await pilot.pause()
+        assert app.screen is screen and "Press Enter to see the result" in screen_text(app)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOver))
         text = screen_text(app)
         winner = session.winner
         assert (f"Victory: {session.side_names[winner]}" if winner else "draw") in text
@@ -90,6 +94,8 @@ async def test_hot_seat_battle_hides_the_board_between_players(save_dir):
             if not turns or turns[-1] != match.active_side:
                 turns.append(match.active_side)
             await fight(pilot, presses)
+        await wait_until(pilot, lambda: battle_screen.flow.ended and app.screen is battle_screen)
+        await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, GameOver))
         assert handoffs == len(turns)            # one before each player's stint at the keys
         assert handoffs >= 2

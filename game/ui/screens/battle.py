@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import var
-from textual.widgets import Footer
+from textual.widgets import Footer, Static
 
 from game.core.commands import ChangeStance, EndTurn, Reload, SetOverwatch
 from game.core.queries import explored_squares
@@ -32,12 +32,18 @@ from game.ui.picture import (Picture, enemies, first_square, odds_of, revive_tar
                              take_picture)
 from game.ui.screens.base import GameScreen
 from game.ui.screens.flow import TurnFlow
+from game.ui.screens.log import FullLog
 from game.ui.screens.orders import Orders
 from game.ui.widgets.map_view import MapView
 from game.ui.widgets.panels import (ActionBar, AreaCard, CombatLog, SidePanel, StatusLine,
                                     TargetCard, TurnCard, UnitCard)
 
 Square = tuple[int, int]
+LOG_ROWS = 5            # the log's height (with its top border) when nothing gives it more
+LOG_STEP = 5            # `]` and `[` grow and shrink it by this much
+MAP_ROWS_LEFT = 5       # the map keeps at least this many rows however tall the log grows
+MAIN_ROWS = 16          # the map and side panel keep this many rows before the log takes more
+FIXED_ROWS = 5          # the status line, the action bar and the footer
 GAME_ACTIONS = {"act", "fire", "target", "mode", "aim", "location", "stance", "overwatch",
                 "suppress", "throw", "reload", "draw", "revive", "defend", "declare", "reaction",
                 "end_turn"}
@@ -77,6 +83,9 @@ class BattleScreen(GameScreen):
         Binding("space", "skip", "Skip", show=False),
         Binding("pageup", "log_scroll(-1)", "Log up", show=False),
         Binding("pagedown", "log_scroll(1)", "Log down", show=False),
+        Binding("right_square_bracket", "log_size(1)", "Log taller", show=False),
+        Binding("left_square_bracket", "log_size(-1)", "Log shorter", show=False),
+        Binding("L,shift+l", "full_log", "Log"),
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+o", "app.load", "Load", show=False),
         Binding("q", "leave", "Menu"),
@@ -115,6 +124,8 @@ class BattleScreen(GameScreen):
         self.turn_card = TurnCard(id="turn-card", markup=False)
         self.action_bar = ActionBar(id="actions", markup=False)
         self.log_view = CombatLog(match, id="log")
+        self.ending = Static(id="ending", markup=False)    # the closing line, once it is over
+        self.log_growth = 0                        # rows `]` added to the log (`[` takes off)
 
     def compose(self) -> ComposeResult:
         yield self.status_line
@@ -126,10 +137,12 @@ class BattleScreen(GameScreen):
                 yield self.area_card
                 yield self.turn_card
         yield self.action_bar
+        yield self.ending
         yield self.log_view
         yield Footer()
 
     def on_mount(self) -> None:
+        self.fit_log()
         self.rebuild_log()
         self.ready = True
         self.refresh_state()
@@ -138,6 +151,8 @@ class BattleScreen(GameScreen):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if not self.ready:
             return None
+        if action == "act" and self.flow.ended:       # Enter: the result, once it is over
+            return True
         if action in GAME_ACTIONS and (not self.my_turn() or self.too_small()):
             return None
         return True
@@ -285,6 +300,37 @@ class BattleScreen(GameScreen):
     def action_log_scroll(self, direction: int) -> None:
         self.log_view.page(direction)
 
+    def action_log_size(self, step: int) -> None:
+        self.log_growth += step * LOG_STEP
+        self.fit_log()
+
+    def action_full_log(self) -> None:
+        self.app.push_screen(FullLog(self.match, self.viewer, lambda: self.viewer))
+
+    def on_resize(self) -> None:
+        self.fit_log()
+
+    def fit_log(self) -> None:
+        """The log's height: the rows the map would leave empty (a small map), plus what `]`
+        added, minus what `[` took off; the map keeps a few rows whatever happens."""
+        height = self.size.height or self.app.size.height
+        room = height - FIXED_ROWS                # the map and the log share this
+        grid = self.match.battle.session.grid
+        map_width = (self.size.width or self.app.size.width) - 32 - 1
+        map_rows = grid.height + (1 if grid.width * 2 > map_width else 0)
+        natural = max(LOG_ROWS, room - max(map_rows, MAIN_ROWS))
+        most = max(LOG_ROWS, room - MAP_ROWS_LEFT)
+        rows = max(LOG_ROWS, min(most, natural + self.log_growth))
+        self.log_growth = rows - natural          # pressing past either end changes nothing
+        self.log_view.styles.height = rows
+
+    def show_ending(self, text: str) -> None:
+        """The battle is over: say so in place of the action bar, and in the log."""
+        self.ending.update(text)
+        self.action_bar.display = False
+        self.ending.display = True
+        self.say(text)
+
     # --- the cursor and the attack being previewed ------------------------------------------
 
     def move_cursor_to(self, square: Square) -> None:
@@ -315,7 +361,11 @@ class BattleScreen(GameScreen):
             self.action_act()
 
     def action_act(self) -> None:
-        """Enter: target the enemy under the cursor, select an own unit, or walk there."""
+        """Enter: target the enemy under the cursor, select an own unit, or walk there; once
+        the battle is over, the result."""
+        if self.flow.ended:
+            self.flow.show_result()
+            return
         self.orders.act()
 
     def select_active(self) -> None:

@@ -3,7 +3,9 @@
 `TurnFlow` belongs to the battle screen (it holds a reference to it). A person's side: select
 its unit (after a handoff screen when another person played before). A computer's side: ask its
 player for commands in a worker thread, submit each on the app's thread and show it at a
-readable pace (Space skips). The end: the game-over screen.
+readable pace (Space skips): the view follows the unit that acts, its walk is drawn square by
+square, its shots, throws and suppressive fire for a moment, as far as the watching side saw
+them. The end: the board stays with a closing line until a key, then the game-over screen.
 """
 
 from __future__ import annotations
@@ -17,15 +19,19 @@ from game.core.commands import EndTurn, Respond
 from game.core.events import Event, Refused
 from game.saves import SaveError, write_save
 from game.ui import players
+from game.ui.picture import Witness, effects_of
 from game.ui.scene import with_unit_at
 from game.ui.screens.game_over import GameOver
 from game.ui.screens.handoff import Handoff, Summary
+from game.ui.screens.log import FullLog
 
 if TYPE_CHECKING:
     from game.ui.screens.battle import BattleScreen
 
 MAX_COMMANDS_PER_TURN = 80        # a computer player that never ends its turn is stopped
 STEP_PACE = 0.3                   # a replayed step takes this share of the pause between commands
+EFFECT_PACE = 1.0                 # a replayed shot, throw or blast: this share
+FLASH_SECONDS = 0.8               # how long a shot's line, a blast or an area stays drawn
 AUTOSAVE_NAME = "autosave"
 SUMMARY_LINES = 60
 
@@ -41,6 +47,8 @@ class TurnFlow:
         self.handoff_due = len(self.match.humans) > 1     # hot-seat opens with a handoff
         self.started = False
         self.last_active: str | None = None
+        self.flash_seconds = FLASH_SECONDS
+        self.result_shown = False                  # the game-over screen was asked for
 
     def begin(self) -> None:
         """Called once the screen is drawn: autosave round one, then play."""
@@ -55,11 +63,17 @@ class TurnFlow:
 
     def took_effect(self, events: list[Event], logged: bool = False) -> None:
         """Show a command's events: the log, the board, the autosave of a new round."""
+        screen = self.screen
+        drawn = {}
         if not logged:
-            self.screen.write_log(events)
+            screen.write_log(events)
+            if screen.picture is not None and screen.alive():   # a person's order: draw it
+                drawn = effects_of(self.match, screen.picture, events)
         if any(isinstance(e, ev.RoundStarted) for e in events) and not self.match.over:
             self.autosave()
-        self.screen.refresh_state()
+        screen.refresh_state()
+        if drawn and screen.alive():
+            screen.map.flash(drawn, self.flash_seconds)
 
     def next_turn(self) -> None:
         match, screen = self.match, self.screen
@@ -100,6 +114,9 @@ class TurnFlow:
     def hide_board(self, cover: Handoff) -> None:
         if not self.handoff_due:                # its player looked: what follows is news later
             self.match.take_unseen(self.screen.viewer)
+        app = self.screen.app
+        if isinstance(app.screen, FullLog):     # its player's log must not outlast the handoff
+            app.screen.dismiss(None)
         self.cover = cover
         self.screen.app.push_screen(cover, callback=self.after_handoff)
         self.screen.refresh_bindings()
@@ -165,6 +182,8 @@ class TurnFlow:
             key = (match.battle.session.round, uid)
             count = count + 1 if key == turn_key else 1
             turn_key = key
+            if count == 1 and self.follow(uid):
+                await self.pause(STEP_PACE)     # who acts, before what it does
             command = await self._think(uid) if count <= MAX_COMMANDS_PER_TURN else EndTurn(uid)
             if not self.screen.alive() or match.active_uid != uid:
                 return
@@ -175,7 +194,7 @@ class TurnFlow:
                 if isinstance(result, Refused):
                     return
             self.screen.write_log(result)
-            await self.replay_moves(result)
+            await self.replay(result)
             self.took_effect(result, logged=True)
             if match.battle.pending is not None:
                 await self._defense_from_a_person()
@@ -203,20 +222,62 @@ class TurnFlow:
         result = match.submit(Respond(defender, choice))
         if not isinstance(result, Refused):
             self.screen.write_log(result)
+            await self.replay(result)
             self.took_effect(result, logged=True)
 
-    async def replay_moves(self, events: list[Event]) -> None:
-        """Walk a computer's unit square by square, as far as the watching side saw it."""
+    def follow(self, uid: str | None) -> bool:
+        """Scroll the map to a unit about to act, if the watching side sees it."""
         screen = self.screen
-        steps = [e for e in events if isinstance(e, ev.Moved) and screen.viewer in e.seen_by]
-        for step in steps[:-1]:
-            if (not screen.alive() or self.skip_event.is_set() or self.cover is not None
-                    or screen.picture is None):
+        if self.cover is not None or screen.picture is None or not screen.alive():
+            return False
+        square = screen.picture.square_of(uid)
+        if square is None:
+            return False
+        screen.map.keep_in_view(square)
+        return True
+
+    def showing(self) -> bool:
+        screen = self.screen
+        return (screen.alive() and not self.skip_event.is_set() and self.cover is None
+                and screen.picture is not None)
+
+    async def replay(self, events: list[Event]) -> None:
+        """Show a computer's command as far as the watching side saw it, one thing at a time,
+        the view following: its unit walked square by square, each shot (its line, its target
+        hit or missed), throw (its flight), blast (its rings) and suppressed area for a moment.
+        Drawn from the events; the board itself is redrawn from the battle afterwards."""
+        screen = self.screen
+        if not self.showing() or screen.picture is None:
+            return
+        witness = Witness(self.match, screen.picture)
+        start = screen.map.base                 # the board before the command, with the cursor
+        seen = [e for e in events if screen.viewer in e.seen_by]
+        steps = [e for e in seen if isinstance(e, ev.Moved)]
+        origins: dict[str, tuple[int, int]] = {}
+        for step in steps:
+            origins.setdefault(step.unit, step.start)
+        for event in seen:
+            if not self.showing():
                 return
-            origin = next(e.start for e in steps if e.unit == step.unit)
-            scene = with_unit_at(screen.picture.scene, self.match, step.unit, origin, step.end)
-            screen.map.show(scene)
-            await self.pause(STEP_PACE)
+            if isinstance(event, ev.Moved):
+                witness.moved(event)
+                scene = with_unit_at(start, self.match, event.unit, origins[event.unit],
+                                     event.end)
+                screen.map.show(scene)
+                if scene.visible[event.end[1], event.end[0]]:
+                    screen.map.keep_in_view(event.end)
+                if event is not steps[-1]:
+                    await self.pause(STEP_PACE)
+                continue
+            shown = witness.effects(event)
+            if shown is not None:
+                drawn, view = shown
+                screen.map.flash(drawn, self.flash_seconds)
+                if not screen.map.keep_in_view(*view):      # too far apart: from, then to
+                    screen.map.keep_in_view(view[0])
+                    await self.pause(STEP_PACE)
+                    screen.map.keep_in_view(view[-1])
+                await self.pause(EFFECT_PACE)
 
     async def pause(self, share: float = 1.0) -> None:
         delay = getattr(self.screen.app, "computer_delay", 0.0) * share
@@ -231,13 +292,29 @@ class TurnFlow:
     # --- the end, and saving --------------------------------------------------------------------
 
     def finish(self) -> None:
+        """The battle is over: the board and the last lines of the log stay, with a closing
+        line, until the player asks for the result (`show_result`)."""
         if self.ended:
             return
         self.ended = True
-        self.screen.refresh_bindings()
+        screen = self.screen
         if self.cover is not None:
             cover, self.cover = self.cover, None
             cover.dismiss(None)
+        screen.refresh_state()
+        screen.refresh_bindings()
+        session = self.match.battle.session
+        if session.winner is None:
+            headline = "The battle ends in a draw"
+        else:
+            headline = f"Victory: {self.match.name(session.winner)}"
+        screen.show_ending(f"{headline}. Press Enter to see the result.")
+
+    def show_result(self) -> None:
+        """The game-over screen, once the player has looked at the board."""
+        if not self.ended or self.result_shown or not self.screen.alive():
+            return
+        self.result_shown = True
         app = self.screen.app
         app.push_screen(GameOver(self.match), callback=app.after_game_over)
 

@@ -1,7 +1,9 @@
 """The battle map: one ScrollView drawing rows with the Line API, not a widget per square.
 
 It draws a `Scene` and nothing else. Painted rows are cached; a new scene drops and repaints only
-the rows that changed (`board.rows_changed`), so moving the cursor repaints two lines.
+the rows that changed (`board.rows_changed`), so moving the cursor repaints two lines. Over the
+scene it may draw, for a moment, the effects of an action (`flash`: a shot's line and its target,
+a throw, a blast, an area under suppressive fire), handed to it as tints by square.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from textual.geometry import Region, Size, Spacing
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.timer import Timer
 
 from game.ui.board import CELL, Scene, TerrainLook, blank_scene, paint_row, rows_changed
 from game.ui.glyphs import MAP_BACKGROUND, cell_style
@@ -42,11 +45,18 @@ class MapView(ScrollView, can_focus=False):
         self.virtual_size = Size(self.scene.width * CELL, self.scene.height)
         self.rows_painted = 0              # counted for the benchmark
         self.last_changed: set[int] = set()
+        self.base = self.scene             # the scene as handed over, before any effects
+        self.effects: dict[Square, str] = {}    # square -> key of board.EFFECTS, for a moment
+        self._flash_timer: Timer | None = None
 
     # --- drawing ----------------------------------------------------------------------------
 
     def show(self, scene: Scene) -> set[int]:
-        """Draw `scene`; repaint only the rows that differ from the last one. Returns them."""
+        """Draw `scene` (under the effects being flashed); repaint only the rows that differ from
+        the last one. Returns them."""
+        self.base = scene
+        if self.effects:
+            scene = scene.with_overlay({**scene.tints, **self.effects}, scene.cursor)
         old, self.scene = self.scene, scene
         size = Size(scene.width * CELL, scene.height)
         if size != self.virtual_size:
@@ -60,6 +70,24 @@ class MapView(ScrollView, can_focus=False):
         self._refresh_rows(changed)
         self.last_changed = changed
         return changed
+
+    def flash(self, effects: dict[Square, str], seconds: float) -> None:
+        """Draw `effects` over the scene for `seconds` (0: until the next flash or `unflash`)."""
+        if self._flash_timer is not None:
+            self._flash_timer.stop()
+            self._flash_timer = None
+        self.effects = dict(effects)
+        self.show(self.base)
+        if seconds > 0 and effects and self.is_mounted:
+            self._flash_timer = self.set_timer(seconds, self.unflash)
+
+    def unflash(self) -> None:
+        if self._flash_timer is not None:
+            self._flash_timer.stop()
+            self._flash_timer = None
+        if self.effects:
+            self.effects = {}
+            self.show(self.base)
 
     def forget(self) -> None:
         """Drop every cached row (the benchmark's full repaint)."""
@@ -105,12 +133,25 @@ class MapView(ScrollView, can_focus=False):
                          ).extend_cell_length(width, blank)
         return strip.crop_extend(scroll_x, scroll_x + width, blank)
 
-    def keep_in_view(self, square: Square) -> None:
-        region = Region(square[0] * CELL, square[1], CELL, 1)
+    def keep_in_view(self, *squares: Square) -> bool:
+        """Scroll so that every one of `squares` is in view, or the last one if they do not fit
+        together (a shot: its shooter and its target). Whether they all fit."""
+        if not squares:
+            return True
+        fits = True
+        xs, ys = [s[0] for s in squares], [s[1] for s in squares]
+        region = Region(min(xs) * CELL, min(ys), (max(xs) - min(xs) + 1) * CELL,
+                        max(ys) - min(ys) + 1)
+        width, height = self.scrollable_content_region.size
+        if region.width + 8 > width or region.height + 4 > height:
+            last = squares[-1]
+            region = Region(last[0] * CELL, last[1], CELL, 1)
+            fits = False
         self.scroll_to_region(region, spacing=Spacing(2, 4, 2, 4), animate=False, immediate=True)
         odd = round(self.scroll_x) % CELL          # keep whole squares at the left edge
         if odd:
             self.scroll_to(x=round(self.scroll_x) - odd, animate=False, immediate=True)
+        return fits
 
     # --- mouse ------------------------------------------------------------------------------
 

@@ -142,22 +142,35 @@ class ActionBar(Static):
             self.update(Text(f"{self.playing} is playing…") if self.playing else "")
 
 
+LOG_EVENTS = 300          # events the battle screen's log is rebuilt from (the full log: all)
+
+
+def log_lines(match: Match, viewer: str, limit: int | None = None) -> list[str]:
+    """The log's lines from the last `limit` events `viewer` saw (LOG_EVENTS by default)."""
+    events = match.seen_by(viewer, LOG_EVENTS if limit is None else limit)
+    lines = tell(events, match.tell, match.name)
+    if not events:
+        session = match.battle.session
+        lines.append(f"{session.setup.scenario.name}, round {session.round}: "
+                     "the battle goes on.")
+    return lines
+
+
 class CombatLog(RichLog, can_focus=False):
-    """Every roll and modifier in words, as one side saw them; Page Up / Page Down scroll it."""
+    """Every roll and modifier in words, as one side saw them; Page Up / Page Down scroll it.
+    A new line scrolls to the end only if the log was at its end: a player reading back keeps
+    their place while the computer plays."""
 
     def __init__(self, match: Match, **kwargs) -> None:
         super().__init__(wrap=True, max_lines=2000, **kwargs)
         self.match = match
+        self.following = True          # at the end: new lines scroll it on
 
     def rebuild(self, viewer: str) -> None:
         """The whole log again, from the events `viewer` saw (a new player took the seat)."""
         self.clear()
-        events = self.match.seen_by(viewer)
-        self.tell(tell(events, self.match.tell, self.match.name))
-        if not events:
-            session = self.match.battle.session
-            self.tell([f"{session.setup.scenario.name}, round {session.round}: "
-                       "the battle goes on."])
+        self.following = True
+        self.tell(log_lines(self.match, viewer))
 
     def tell_events(self, events: list[Event], viewer: str) -> None:
         seen = [event for event in events if viewer in event.seen_by]
@@ -165,7 +178,15 @@ class CombatLog(RichLog, can_focus=False):
 
     def tell(self, lines: list[str]) -> None:
         for line in lines:
-            self.write(Text(line))
+            self.write(Text(line), scroll_end=self.following)
 
     def page(self, direction: int) -> None:
-        self.scroll_relative(y=direction * max(1, self.size.height - 1), animate=False)
+        step = direction * max(1, self.size.height - 1)
+        self.following = self.scroll_y + step >= self.max_scroll_y
+        self.scroll_relative(y=step, animate=False)
+
+    def on_mouse_scroll_up(self) -> None:
+        self.following = False
+
+    def on_mouse_scroll_down(self) -> None:
+        self.following = self.scroll_target_y >= self.max_scroll_y - 1
