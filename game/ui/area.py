@@ -60,13 +60,13 @@ def area_tints(odds: AreaOdds | Refused, explored: np.ndarray) -> dict[Square, s
     tints: dict[Square, str] = {}
     if isinstance(odds, ThrowOdds):
         for square, ring in odds.rings.items():
-            tints[square] = "blast" if ring % 2 == 0 else "blast_odd"
+            tints[square] = "aim_blast" if ring % 2 == 0 else "aim_blast_odd"
         for square, chance in odds.landings:
             if square not in tints and chance > 0:
-                tints[square] = "landing"
+                tints[square] = "aim_landing"
     else:
         for square in odds.area:
-            tints[square] = "area"
+            tints[square] = "aim_area"
     return {sq: t for sq, t in tints.items() if explored[sq[1], sq[0]]}
 
 

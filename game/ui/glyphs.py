@@ -33,10 +33,10 @@ TINTS = {
     "path": "#55551a",
     "danger": "#7a2a2a",
     "target": "#7a1f5a",
-    "blast": "#8a4a14",          # a grenade being aimed: its even rings,
-    "blast_odd": "#5c3412",      # its odd rings,
-    "landing": "#3c3c78",        # and the squares beyond them it may land on
-    "area": "#6e5a10",           # suppressive fire being aimed: its circle
+    "aim_blast": "#8a4a14",          # a grenade being aimed: its even rings,
+    "aim_blast_odd": "#5c3412",      # its odd rings,
+    "aim_landing": "#3c3c78",        # and the squares beyond them it may land on
+    "aim_area": "#6e5a10",           # suppressive fire being aimed: its circle
 }
 MAP_BACKGROUND = "#0c0c0c"
 REMEMBERED = "#4a4a4a"

@@ -76,8 +76,8 @@ async def test_the_throw_card_shows_the_engines_exact_odds_and_m_picks_the_incen
         assert "Hidden" not in card                      # an enemy the side does not see
         tints = screen.map.scene.tints
         for square, ring in odds.rings.items():
-            assert tints[square] == ("blast" if ring % 2 == 0 else "blast_odd")
-        assert all(tints[sq] == "landing" for sq, _ in odds.landings if sq not in odds.rings)
+            assert tints[square] == ("aim_blast" if ring % 2 == 0 else "aim_blast_odd")
+        assert all(tints[sq] == "aim_landing" for sq, _ in odds.landings if sq not in odds.rings)
         assert screen.unit_card.display is False and screen.area_card.display is True
 
         await pilot.press("m")
@@ -150,7 +150,7 @@ async def test_suppression_previews_its_circle_refuses_the_own_square_and_asks_f
         for harm in odds.harms:
             assert f"hit {pct(harm.hit)}  pinned {pct(harm.pinned)}" in card
             assert f"dmg {harm.expected_damage:.1f}  down {pct(harm.down)}" in card
-        assert all(screen.map.scene.tints.get(sq) == "area" for sq in odds.area if sq != (8, 1))
+        assert all(screen.map.scene.tints.get(sq) == "aim_area" for sq in odds.area if sq != (8, 1))
 
         await pilot.press("x")
         await wait_until(pilot, lambda: isinstance(app.screen, Choice))

@@ -56,9 +56,9 @@ def legend() -> Text:
                        ("cone", "an enemy's overwatch cone"), ("own_cone", "your overwatch cone"),
                        ("suppressed", "an area under suppressive fire"),
                        ("target", "the enemy you are targeting"),
-                       ("blast", "a grenade's blast, ring by ring (while aiming)"),
-                       ("landing", "where else the grenade may land"),
-                       ("area", "the circle of suppressive fire being aimed")):
+                       ("aim_blast", "a grenade's blast, ring by ring (while aiming)"),
+                       ("aim_landing", "where else the grenade may land"),
+                       ("aim_area", "the circle of suppressive fire being aimed")):
         text.append("    ", style=f"on {TINTS[key]}")
         text.append(f"  {words}\n")
     text.append("Squares you cannot see now are grey as you last saw them; black is unexplored.\n")
