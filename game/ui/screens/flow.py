@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from game.core import events as ev
 from game.core.commands import EndTurn, Respond
 from game.core.events import Event, Refused
-from game.saves import SaveError, write_save
+from game.saves import SaveError, write_autosave
 from game.ui import players
 from game.ui.scene import with_unit_at
 from game.ui.screens.game_over import GameOver
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
 MAX_COMMANDS_PER_TURN = 80        # a computer player that never ends its turn is stopped
 STEP_PACE = 0.3                   # a replayed step takes this share of the pause between commands
-AUTOSAVE_NAME = "autosave"
 SUMMARY_LINES = 60
 
 
@@ -245,8 +244,10 @@ class TurnFlow:
         folder = getattr(self.screen.app, "save_folder", None)
         if folder is None:
             return
+        session = self.match.battle.session
         try:
-            write_save(folder, AUTOSAVE_NAME, self.match.state())
+            write_autosave(folder, session.setup.scenario.id, self.match.battle_id, session.round,
+                           self.match.state())
         except SaveError as error:
             self.screen.notify(str(error), title="Autosave failed", severity="warning",
                                timeout=5, markup=False)
