@@ -110,6 +110,18 @@ class Match:
         self.record(result)
         return result
 
+    def undo(self) -> list[Event] | Refused:
+        """Take back the last command if the engine allows it (`Battle.undo`); its events leave
+        the history and what people have not seen yet."""
+        result = self.battle.undo()
+        if isinstance(result, Refused):
+            return result
+        gone = {id(event) for event in result}
+        self.history = [e for e in self.history if id(e) not in gone]
+        for side, events in self.unseen.items():
+            self.unseen[side] = [e for e in events if id(e) not in gone]
+        return result
+
     def record(self, events: list[Event]) -> None:
         self.history.extend(events)
         if len(self.history) > HISTORY_LIMIT:

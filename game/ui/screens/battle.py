@@ -22,6 +22,7 @@ from textual.reactive import var
 from textual.widgets import Footer
 
 from game.core.commands import ChangeStance, EndTurn, Reload, SetOverwatch, Suppress
+from game.core.events import Refused
 from game.ui.actions import ActionItem, action_items
 from game.ui.board import TerrainLook
 from game.ui.cards import turn_card
@@ -38,7 +39,7 @@ from game.ui.widgets.panels import (ActionBar, CombatLog, SidePanel, StatusLine,
 Square = tuple[int, int]
 GAME_ACTIONS = {"act", "fire", "target", "mode", "aim", "location", "stance", "overwatch",
                 "suppress", "throw", "reload", "draw", "revive", "defend", "declare", "reaction",
-                "end_turn"}
+                "end_turn", "undo"}
 
 
 class BattleScreen(GameScreen):
@@ -71,6 +72,7 @@ class BattleScreen(GameScreen):
         Binding("n", "declare", "Declare", show=False),
         Binding("y", "reaction", "When attacked", show=False),
         Binding("e", "end_turn", "End turn"),
+        Binding("z", "undo", "Undo", show=False),
         Binding("full_stop", "home", "Active unit", show=False),
         Binding("space", "skip", "Skip", show=False),
         Binding("pageup", "log_scroll(-1)", "Log up", show=False),
@@ -388,6 +390,20 @@ class BattleScreen(GameScreen):
 
     def action_end_turn(self) -> None:
         self.orders.play(EndTurn(self.match.active_uid))
+
+    def action_undo(self) -> None:
+        """Take back the last move or change of stance; the engine decides if it may be, and
+        the log says why not."""
+        result = self.match.undo()
+        if isinstance(result, Refused):
+            self.say(result.reason)
+            self.notify(result.reason, title="Not possible", severity="warning", timeout=4,
+                        markup=False)
+            return
+        self.rebuild_log()
+        self.say(f"Undone: {self.match.tell(result[0]) if result else 'the last order'}")
+        self.refresh_state()
+        self.action_home()
 
     def action_skip(self) -> None:
         self.flow.skip()
