@@ -401,7 +401,8 @@ class BattleScreen(GameScreen):
                         markup=False)
             return
         self.rebuild_log()
-        self.say(f"Undone: {self.match.tell(result[0]) if result else 'the last order'}")
+        what = "move" if any(e.kind == "moved" for e in result) else "change of stance"
+        self.say(f"Undone: {self.match.name(self.match.active_uid)}'s {what}.")
         self.refresh_state()
         self.action_home()
 
