@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 
+from game.core.commands import Move
 from game.core.engine import Battle
+from game.core.events import Refused
 from game.rulesets import load_battle
 from game.saves import read_save, write_save
 from game.ui.screens.battle import BattleScreen
@@ -88,3 +90,19 @@ async def test_the_palette_offers_undo(save_dir):
         undo.callback()                                           # nothing left to undo
         await pilot.pause()
         assert "Cannot undo: there is nothing to undo this turn." in log_text(screen)
+
+
+def test_in_hot_seat_the_other_player_is_not_told_of_an_undone_move():
+    match = new_match(DUEL, SEED, {"blue", "red"})
+    try:
+        match.take_unseen("red")
+        events = match.submit(Move("blue-1", ((2, 1),)))
+        assert any("red" in e.seen_by for e in events)
+        assert match.unseen["red"] and match.history[-len(events):] == events
+        assert match.undo() == events
+        assert match.unseen["red"] == []
+        assert not any(e in match.history for e in events)
+        refused = match.undo()
+        assert isinstance(refused, Refused) and "nothing to undo" in refused.reason
+    finally:
+        match.close()
