@@ -400,7 +400,6 @@ class BattleScreen(GameScreen):
             self.notify(result.reason, title="Not possible", severity="warning", timeout=4,
                         markup=False)
             return
-        self.rebuild_log()
         what = "move" if any(e.kind == "moved" for e in result) else "change of stance"
         self.say(f"Undone: {self.match.name(self.match.active_uid)}'s {what}.")
         self.refresh_state()
