@@ -40,7 +40,7 @@ async def test_z_takes_back_a_move_and_refuses_after_a_shot(save_dir):
         await wait_until(pilot, lambda: battle.session.position("blue-1") == start)
         assert exact(battle) == before
         assert len(match.history) < moved_lines and not match.dirty
-        assert "Undone" in log_text(screen)
+        assert f"Undone: {match.name('blue-1')}'s move." in log_text(screen)
         assert screen.cursor == start
 
         await pilot.press("tab", "f")                              # shoot: dice are rolled
