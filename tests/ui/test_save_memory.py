@@ -33,7 +33,8 @@ async def test_save_and_load_against_the_computer_keep_its_memory(save_dir, leve
             await wait_until(pilot, lambda: screen.my_turn() or match.over, 1000)
         assert not match.over
         remembered = memory_json(match.computer("red"))
-        assert remembered != memory_json(players.make_computer(level, "red", 0))   # it learned
+        seed = match.battle.session.seed + 7919 * (match.side_index("red") + 1)   # the match's
+        assert remembered != memory_json(players.make_computer(level, "red", seed))  # it learned
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(app.screen, SaveAs))
         await pilot.press(*"vs", "enter")
