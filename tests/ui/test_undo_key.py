@@ -106,3 +106,20 @@ def test_in_hot_seat_the_other_player_is_not_told_of_an_undone_move():
         assert isinstance(refused, Refused) and "nothing to undo" in refused.reason
     finally:
         match.close()
+
+
+async def test_the_palette_does_not_undo_while_the_computer_plays(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(110, 32)) as pilot:
+        match = new_match(DUEL, SEED, {"blue"})
+        screen = await at_my_turn(app, pilot, match)
+        await pilot.press("right", "enter")
+        await wait_until(pilot, lambda: len(match.battle.commands) == 1)
+        assert match.battle.undo_refusal() is None          # the engine would allow it...
+        screen.busy = True                                  # ...but not while a computer plays
+        undo = next(c for c in app.get_system_commands(screen) if c.title == "Undo")
+        undo.callback()
+        assert len(match.battle.commands) == 1
+        screen.busy = False
+        undo.callback()
+        assert match.battle.commands == []

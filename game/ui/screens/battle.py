@@ -393,7 +393,9 @@ class BattleScreen(GameScreen):
 
     def action_undo(self) -> None:
         """Take back the last move or change of stance; the engine decides if it may be, and
-        the log says why not."""
+        the log says why not. Only a person's own orders, on their turn (the palette too)."""
+        if not self.my_turn():
+            return
         result = self.match.undo()
         if isinstance(result, Refused):
             self.say(result.reason)
