@@ -36,6 +36,8 @@ SAVE_DIR_ENV = "SKIRMISH_SAVE_DIR"
 ORPHAN_AGE = 60.0          # seconds: a temporary file this old belongs to a killed save
 _SYSTEM_DIRS = ("/proc", "/sys", "/dev")
 
+AUTOSAVES_KEPT = 3         # autosaves kept per battle: its last few rounds
+_AUTOSAVE = re.compile(r"autosave-(?P<scenario>[A-Za-z0-9_]+)-(?P<battle>[0-9a-f]{1,16})-r(?P<round>[0-9]{1,6})")
 _REQUIRED_KEYS = ("format", "version", "checksum", "saved_at", "state")
 _NAME_CHARS = re.compile(r"[A-Za-z0-9 _.\-]+")
 _RESERVED = re.compile(r"(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?", re.IGNORECASE)
@@ -312,3 +314,49 @@ def delete_save(folder: Path, name: str) -> None:
         raise SaveError(f"Cannot delete save {path}: the file does not exist.") from None
     except OSError as exc:
         raise SaveError(f"Cannot delete save {path}: {exc.strerror or exc}.") from None
+
+
+# --- autosaves ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class AutosaveName:
+    scenario: str
+    battle: str
+    round: int
+
+
+def autosave_name(scenario: str, battle: str, round_: int) -> str:
+    """`autosave-<scenario>-<battle id>-r<round>`: one battle's autosaves share its id."""
+    slug = re.sub(r"[^A-Za-z0-9_]+", "_", scenario).strip("_")[:24] or "battle"
+    if not re.fullmatch(r"[0-9a-f]{1,16}", battle):
+        raise SaveError(f"Cannot autosave: {battle!r} is not a battle id.")
+    return f"autosave-{slug}-{battle}-r{int(round_)}"
+
+
+def parse_autosave(name: str) -> AutosaveName | None:
+    """The parts of an autosave's name, or None for any other save."""
+    found = _AUTOSAVE.fullmatch(name)
+    if found is None:
+        return None
+    return AutosaveName(found["scenario"], found["battle"], int(found["round"]))
+
+
+def write_autosave(folder: Path, scenario: str, battle: str, round_: int, state: dict[str, Any],
+                   keep: int = AUTOSAVES_KEPT) -> Path:
+    """Write this round's autosave of a battle and keep only its `keep` newest autosaves
+    (the one just written, then by time written, then by round); other battles' are untouched."""
+    path = write_save(folder, autosave_name(scenario, battle, round_), state)
+    others = []
+    for other in Path(folder).glob(f"autosave-*-{battle}-r*{SAVE_SUFFIX}"):
+        parsed = parse_autosave(other.stem)
+        if other == path or parsed is None or parsed.battle != battle:
+            continue
+        try:
+            others.append((other.stat().st_mtime, parsed.round, other))
+        except OSError:
+            continue
+    others.sort(reverse=True)
+    for _, _, old in others[max(keep - 1, 0):]:
+        with contextlib.suppress(OSError):
+            old.unlink()
+    return path

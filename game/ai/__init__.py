@@ -2,12 +2,14 @@
 
     player = make_player("simple", side, seed)
     command = player.next_command(battle)      # for the active unit, which is on `side`
+    memory = player.memory()                   # JSON data: what it carries between commands
+    player.restore(memory, battle)             # the same battle loaded again: it goes on alike
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from game.ai.levels import LEVELS
 from game.ai.simple import SimplePlayer
@@ -20,6 +22,10 @@ class Player(Protocol):
     side: str
 
     def next_command(self, battle: Battle) -> Command: ...
+
+    def memory(self) -> dict[str, Any]: ...
+
+    def restore(self, memory: Any, battle: Battle) -> None: ...
 
 
 PLAYERS: dict[str, Callable[[str, int], Player]] = {

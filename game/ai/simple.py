@@ -8,10 +8,12 @@ from __future__ import annotations
 import math
 import random
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import tcod.path
 
+from game.ai import memory as m
 from game.core.commands import Attack, ChangeStance, Command, Defend, Draw, EndTurn, Move, Reload
 from game.core.engine import Battle
 from game.core.events import Refused
@@ -47,6 +49,24 @@ class SimplePlayer:
         self._moves = 0             # moves made in the current turn
         self._search: dict[str, Square] = {}    # uid -> where it goes looking for the enemy
         self._rng = random.Random(seed)
+
+    def memory(self) -> dict[str, Any]:
+        """What it carries between commands, as JSON data (see game.ai.memory)."""
+        return {"kind": "simple", "last_seen": m.squares_to(self.last_seen),
+                "moved": m.turn_to(self._moved), "moves": self._moves,
+                "search": m.squares_to(self._search), "rng": m.rng_to(self._rng)}
+
+    def restore(self, memory: Any, battle: Battle | None = None) -> None:
+        """Take back what `memory()` gave; ValueError (and nothing changed) if it does not fit."""
+        data = m.as_dict(memory, "memory")
+        m.need(data.get("kind") == "simple", "kind")
+        last_seen = m.squares_from(data.get("last_seen"), "last_seen")
+        moved = m.turn_from(data.get("moved"))
+        moves = m.as_int(data.get("moves"), "moves")
+        search = m.squares_from(data.get("search"), "search")
+        rng = m.rng_from(data.get("rng"))
+        self.last_seen, self._moved, self._moves, self._search, self._rng = (
+            last_seen, moved, moves, search, rng)
 
     def next_command(self, battle: Battle) -> Command:
         uid = battle.session.active

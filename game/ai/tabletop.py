@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
+from game.ai import memory as m
 from game.ai.goals import CALM, HURRY, lateness
 from game.ai.levels import Level
 from game.ai.simple import MIN_VALUE, SimplePlayer, walking_distances
@@ -57,6 +59,31 @@ class TabletopPlayer:
         self._after = False
         self._start: Square | None = None     # where the unit began its turn
         self._worth: dict[str, float] = {}    # enemy uid -> how much harm it does, by the mean
+
+    def memory(self) -> dict[str, Any]:
+        """What it carries between commands, as JSON data (see game.ai.memory)."""
+        return {"kind": "tabletop", "rng": m.rng_to(self.rng), "scout": self.scout.memory(),
+                "turn": m.turn_to(self._turn), "moved": self._moved, "attacked": self._attacked,
+                "after": self._after, "start": m.square_to(self._start),
+                "worth": [[uid, value] for uid, value in self._worth.items()]}
+
+    def restore(self, memory: Any, battle: Battle | None = None) -> None:
+        """Take back what `memory()` gave; ValueError (and nothing changed) if it does not fit."""
+        data = m.as_dict(memory, "memory")
+        m.need(data.get("kind") == "tabletop", "kind")
+        scout = SimplePlayer(self.side)
+        scout.restore(data.get("scout"), battle)
+        rng = m.rng_from(data.get("rng"))
+        turn = m.turn_from(data.get("turn"))
+        flags = [m.as_bool(data.get(key), key) for key in ("moved", "attacked", "after")]
+        start = m.square_from(data.get("start"), "start", optional=True)
+        worth: dict[str, float] = {}
+        for item in m.as_list(data.get("worth"), "worth"):
+            pair = m.as_list(item, "worth")
+            m.need(len(pair) == 2, "worth")
+            worth[m.as_str(pair[0], "worth")] = m.as_float(pair[1], "worth")
+        self.rng, self.scout, self._turn, self._start, self._worth = rng, scout, turn, start, worth
+        self._moved, self._attacked, self._after = flags
 
     # --- the turn -----------------------------------------------------------------------------
 

@@ -12,7 +12,9 @@ it thinks: the noise in its judgement and how far it looks ahead; never its dice
 from __future__ import annotations
 
 import random
+from typing import Any
 
+from game.ai import memory as m
 from game.ai.assess import Assessor
 from game.ai.intel import Intel
 from game.ai.levels import HARD, Level
@@ -40,16 +42,51 @@ class TacticalPlayer:
         self._seen_at_move: frozenset[str] = frozenset()
         self._fallback: TabletopPlayer | None = None
 
+    def _meet(self, battle: Battle) -> None:
+        """A new battle: nothing known of it yet."""
+        s = battle.session
+        self._session, self.intel = s, Intel(self.side)
+        skirmish = "opposed_checks" in s.rules.supports
+        self._assessor = Assessor(battle, self.level.called_shots) if skirmish else None
+        self._fallback = None if skirmish else TabletopPlayer(self.side, self.seed, self.level)
+
+    def memory(self) -> dict[str, Any]:
+        """What it carries between commands, as JSON data (see game.ai.memory)."""
+        return {"kind": "tactical", "level": self.level.name, "met": self._session is not None,
+                "rng": m.rng_to(self.rng), "intel": m.intel_to(self.intel),
+                "turn": m.turn_to(self._turn), "moves": self._moves, "acted": self._acted,
+                "seen_at_move": sorted(self._seen_at_move),
+                "fallback": self._fallback.memory() if self._fallback is not None else None}
+
+    def restore(self, memory: Any, battle: Battle) -> None:
+        """Take back what `memory()` gave, for `battle` (the same battle, loaded again);
+        ValueError (and nothing changed) if it does not fit."""
+        data = m.as_dict(memory, "memory")
+        m.need(data.get("kind") == "tactical" and data.get("level") == self.level.name, "kind")
+        if not m.as_bool(data.get("met"), "met"):
+            return                       # it had not played yet: it starts as new
+        rng = m.rng_from(data.get("rng"))
+        intel = m.intel_from(data.get("intel"), self.side, battle)
+        turn = m.turn_from(data.get("turn"))
+        moves = m.as_int(data.get("moves"), "moves")
+        acted = m.as_bool(data.get("acted"), "acted")
+        seen = frozenset(m.as_str(uid, "seen") for uid in m.as_list(data.get("seen_at_move"), "seen"))
+        skirmish = "opposed_checks" in battle.session.rules.supports
+        fallback = None
+        if not skirmish:
+            fallback = TabletopPlayer(self.side, self.seed, self.level)
+            fallback.restore(data.get("fallback"), battle)
+        self._meet(battle)
+        self.rng, self.intel, self._turn, self._moves, self._acted = rng, intel, turn, moves, acted
+        self._seen_at_move, self._fallback = seen, fallback
+
     def next_command(self, battle: Battle) -> Command:
         s = battle.session
         uid = s.active
         if uid is None or s.side_of(uid) != self.side or not s.is_up(uid):
             return EndTurn(uid or "")
         if self._session is not s:
-            self._session, self.intel = s, Intel(self.side)
-            skirmish = "opposed_checks" in s.rules.supports
-            self._assessor = Assessor(battle, self.level.called_shots) if skirmish else None
-            self._fallback = None if skirmish else TabletopPlayer(self.side, self.seed, self.level)
+            self._meet(battle)
         if self._fallback is not None or self._assessor is None:      # a tabletop ruleset's odds
             return self._fallback.next_command(battle)                 # come from the engine
 

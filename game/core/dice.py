@@ -48,6 +48,7 @@ class Dice:
         self.seed = seed
         self._rng = random.Random(seed)
         self._forced: deque[int] = deque()
+        self.rolled = 0           # dice rolled so far (forced ones too): undo asks if any were
 
     def force(self, *faces: int) -> None:
         """Queue faces for the next rolls, in order (for tests and worked examples)."""
@@ -62,6 +63,7 @@ class Dice:
         return hashlib.sha256(repr(self._rng.getstate()).encode()).hexdigest()[:16]
 
     def roll(self, sides: int) -> int:
+        self.rolled += 1
         if self._forced:
             face = self._forced.popleft()
             if not 1 <= face <= sides:

@@ -6,9 +6,11 @@ changes nothing: every system checks legality before it changes or rolls anythin
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import hashlib
 import json
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from collections.abc import Callable
 from typing import Any
 
@@ -20,7 +22,7 @@ from game.core.commands import (Attack, ChangeStance, ChooseDefense, Command, De
                                 EndTurn, Move, Reload, Respond, Revive, SetOverwatch, Suppress,
                                 Throw, command_from_dict)
 from game.core.dice import Dice
-from game.core.events import DefenseAsked, Event, Refused
+from game.core.events import DefenseAsked, Event, Moved, Refused, StanceChanged
 from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems import attack, loadout, movement, overwatch, turns
@@ -86,6 +88,25 @@ HANDLERS: dict[type, Callable[[Session, Any], None]] = {
     Respond: _respond,
 }
 FREE = (ChooseDefense, Declare)     # commands that are not actions of their own
+UNDOABLE = (Move, ChangeStance)
+NOTHING_TO_UNDO = "there is nothing to undo this turn"
+
+
+@dataclass
+class _Before:
+    """The battle as it was before an undoable command: what such a command can change (the
+    unit's own components, its side's sight, whose turn it is), and the command's events."""
+
+    command: Command
+    turn: tuple[int, int, bool]
+    parts: dict[type, Any]
+    count: Any
+    explored: Any
+    views: dict[str, Any]
+    seen: set[str]
+    events: list[Event] = dataclasses.field(default_factory=list)
+
+
 # Commands only some rulesets have (their `actions()`), and what a refusal calls them.
 RULESET_ACTIONS: dict[type, str] = {Throw: "grenades", Suppress: "suppressive fire",
                                     Revive: "first aid on the battlefield"}
@@ -101,6 +122,8 @@ class Battle:
         self.commands: list[Command] = []
         self.opening: list[Event] = self._run(lambda: turns.start_battle(self.session))
         self.replayed: list[Event] = []     # after from_state: every event the replay gave
+        self._undo: list[_Before] = []      # the undoable commands of the turn so far, last last
+        self._no_undo = NOTHING_TO_UNDO     # why the command before them cannot be undone
 
     # --- playing ------------------------------------------------------------------------------
 
@@ -125,12 +148,103 @@ class Battle:
 
     def _carry(self, command: Command) -> list[Event] | Refused:
         """Carry out a command that may be given now; keep it for the replay if it took."""
+        before, rolled = self._before(command), self.session.dice.rolled
         try:
             events = self._run(lambda: self._dispatch(command))
         except Illegal as why:
             return Refused(str(why))
         self.commands.append(command)
+        self._note_undo(command, before, events, rolled)
         return events
+
+    # --- undo ---------------------------------------------------------------------------------
+    # A move or a change of stance that revealed nothing (no enemy seen that was not seen
+    # before, no square seen for the first time) and rolled no dice can be taken back, as long
+    # as the unit's turn goes on: the state it changed is put back as it was, and the command
+    # leaves the command log. Anything else draws a line undo does not cross.
+
+    def undo_refusal(self) -> str | None:
+        """Why the last command cannot be undone now, or None if it can."""
+        s = self.session
+        if self._undo and not s.over and s.pending is None and s.active == self._undo[-1].command.unit:
+            return None
+        if not self.commands or self.commands[-1].unit != s.active or s.over:
+            return NOTHING_TO_UNDO
+        return self._no_undo
+
+    def undo(self) -> list[Event] | Refused:
+        """Take back the last command; its events, or Refused with the reason it cannot be."""
+        reason = self.undo_refusal()
+        if reason is not None:
+            return Refused(f"Cannot undo: {reason}.")
+        s = self.session
+        s.use()
+        before = self._undo.pop()
+        uid = before.command.unit
+        now = s._parts[uid]
+        for kind in [kind for kind in now if kind not in before.parts]:
+            s.remove(uid, kind)
+        for kind, old in before.parts.items():
+            if kind in now:
+                for f in dataclasses.fields(old):
+                    setattr(now[kind], f.name, getattr(old, f.name))
+            else:
+                s.add(uid, old)
+        sight = s.sight[s.side_of(uid)]
+        sight.count[...] = before.count
+        sight.explored[...] = before.explored
+        sight.views.clear()
+        sight.views.update(before.views)
+        s.round, s.turn_index, s.over = before.turn
+        self.commands.pop()
+        return before.events
+
+    def _before(self, command: Command) -> _Before | None:
+        if not isinstance(command, UNDOABLE) or command.unit not in self.session.entities:
+            return None
+        s = self.session
+        sight = s.sight[s.side_of(command.unit)]
+        return _Before(command, (s.round, s.turn_index, s.over),
+                       copy.deepcopy(s._parts[command.unit]), sight.count.copy(),
+                       sight.explored.copy(), dict(sight.views), self._enemies_seen(command.unit))
+
+    def _enemies_seen(self, uid: str) -> set[str]:
+        s = self.session
+        count = s.sight[s.side_of(uid)].count
+        return {other for other, (x, y) in s.enemies_on(s.side_of(uid)) if count[y, x]}
+
+    def _note_undo(self, command: Command, before: _Before | None, events: list[Event],
+                   rolled: int) -> None:
+        reason = self._why_final(command, before, events, rolled)
+        if reason is None:
+            assert before is not None
+            before.events = events
+            self._undo.append(before)
+        else:
+            self._undo.clear()
+            self._no_undo = reason
+
+    def _why_final(self, command: Command, before: _Before | None, events: list[Event],
+                   rolled: int) -> str | None:
+        """Why a command just carried out cannot be undone, or None if it can."""
+        s = self.session
+        what = "the move" if isinstance(command, Move) else "the change of stance"
+        if s.dice.rolled != rolled:
+            return "dice were rolled"
+        if before is None:
+            return "only a move or a change of stance can be undone"
+        if (s.round, s.turn_index, s.over) != before.turn or s.active != command.unit:
+            return "the unit's turn is over"
+        new = self._enemies_seen(command.unit) - before.seen
+        if new:
+            names = sorted(s.get(uid, c.Unit).name for uid in new)
+            return f"{what} revealed {', '.join(names)}"
+        if any(not isinstance(e, (Moved, StanceChanged)) or e.unit != command.unit for e in events):
+            return f"{what} set something off" if not any(e.kind == "move_stopped" for e in events) \
+                else f"{what} ran into someone unseen"
+        if not (s.sight[s.side_of(command.unit)].explored == before.explored).all():
+            return f"{what} showed ground not seen before"
+        return None
 
     def _answer(self, command: Command) -> list[Event] | Refused:
         """While an attack waits for its defender's choice, only that choice is taken."""

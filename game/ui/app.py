@@ -285,6 +285,8 @@ class SkirmishApp(App):
             for title, help_text, action in (
                     ("Save", "Save the battle", screen.action_save),
                     ("End turn", "End the active unit's turn", screen.action_end_turn),
+                    ("Undo", "Take back the last move or change of stance (z)",
+                     screen.action_undo),
                     ("Next target", "Target the next enemy in sight",
                      lambda: screen.action_target(1)),
                     ("Reload", "Reload the weapon in hand", screen.action_reload),

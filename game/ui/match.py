@@ -7,6 +7,8 @@ suppression areas seen (to draw them), and whether the battle changed since it w
 
 from __future__ import annotations
 
+import re
+import secrets
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -20,6 +22,7 @@ from game.core.narrate import describe
 
 Square = tuple[int, int]
 HISTORY_LIMIT = 5000
+BATTLE_ID = re.compile(r"[0-9a-f]{1,16}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,9 +34,11 @@ class Seat:
 
 
 class Match:
-    def __init__(self, battle: Battle, seats: dict[str, Seat]) -> None:
+    def __init__(self, battle: Battle, seats: dict[str, Seat], battle_id: str | None = None) -> None:
         self.battle = battle
         self.seats = seats
+        self.battle_id = battle_id or secrets.token_hex(3)     # names this battle's autosaves
+        self.memories: dict[str, Any] = {}     # side -> a loaded computer player's memory
         session = battle.session
         self.sides: list[str] = list(session.sides)
         self.history: list[Event] = list(battle.opening)
@@ -105,6 +110,18 @@ class Match:
         self.record(result)
         return result
 
+    def undo(self) -> list[Event] | Refused:
+        """Take back the last command if the engine allows it (`Battle.undo`); its events leave
+        the history and what people have not seen yet."""
+        result = self.battle.undo()
+        if isinstance(result, Refused):
+            return result
+        gone = {id(event) for event in result}
+        self.history = [e for e in self.history if id(e) not in gone]
+        for side, events in self.unseen.items():
+            self.unseen[side] = [e for e in events if id(e) not in gone]
+        return result
+
     def record(self, events: list[Event]) -> None:
         self.history.extend(events)
         if len(self.history) > HISTORY_LIMIT:
@@ -143,8 +160,31 @@ class Match:
         if side not in self.computers:
             seat = self.seats[side]
             seed = self.battle.session.seed + 7919 * (self.side_index(side) + 1)
-            self.computers[side] = make_computer(seat.level or "simple", side, seed)
+            player = make_computer(seat.level or "simple", side, seed)
+            memory = self.memories.get(side)
+            if memory is not None:
+                try:
+                    player.restore(memory, self.battle)
+                except (ValueError, TypeError, KeyError, AttributeError):
+                    player = make_computer(seat.level or "simple", side, seed)    # starts afresh
+            self.computers[side] = player
         return self.computers[side]
+
+    def computer_memories(self) -> dict[str, Any]:
+        """side -> what its computer player carries between commands (`player.memory()`), for
+        every computer side: its player's now, or the memory it was loaded with."""
+        out: dict[str, Any] = {}
+        for side in self.sides:
+            seat = self.seats[side]
+            if seat.human:
+                continue
+            player = self.computers.get(side)
+            memory = self.memories.get(side)
+            if player is not None and hasattr(player, "memory"):
+                memory = player.memory()
+            if memory is not None:
+                out[side] = {"level": seat.level, "memory": memory}
+        return out
 
     # --- saving -------------------------------------------------------------------------------
 
@@ -152,6 +192,8 @@ class Match:
         """The battle's state, plus the seats so a loaded battle knows who plays what."""
         state = self.battle.state()
         state["seats"] = {side: asdict(seat) for side, seat in self.seats.items()}
+        state["battle_id"] = self.battle_id
+        state["computers"] = self.computer_memories()
         return state
 
     @classmethod
@@ -176,7 +218,16 @@ class Match:
         if not any(seat.human for seat in seats.values()):
             first = sides[0]
             seats[first] = Seat(first, True, "Player 1")
-        match = cls(battle, seats)
+        battle_id = state.get("battle_id")
+        if not (isinstance(battle_id, str) and BATTLE_ID.fullmatch(battle_id)):
+            battle_id = None         # an older save: its autosaves get a new name
+        match = cls(battle, seats, battle_id)
+        computers = state.get("computers")          # older saves have none: memory starts empty
+        for side, saved_mind in (computers.items() if isinstance(computers, dict) else ()):
+            seat = seats.get(side)
+            if (seat is not None and not seat.human and isinstance(saved_mind, dict)
+                    and saved_mind.get("level") == seat.level):
+                match.memories[side] = saved_mind.get("memory")
         match.history = battle.replayed[-HISTORY_LIMIT:]     # the log picks up where it was
         for event in battle.replayed:
             match._track_suppression(event)

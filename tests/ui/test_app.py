@@ -49,13 +49,15 @@ async def test_save_then_load_restores_the_battle(save_dir):
         await pilot.press(*"my game", "enter")
         await wait_until(pilot, lambda: app.screen is screen)
         assert not screen.match.dirty
-        assert {"my game", "autosave"} <= {info.name for info in list_saves(save_dir)}
+        names = {info.name for info in list_saves(save_dir)}
+        assert "my game" in names
+        assert any(name.startswith(f"autosave-ui_duel-{screen.match.battle_id}-r") for name in names)
         await pilot.press("q")                                 # saved: no question asked
         await wait_until(pilot, lambda: isinstance(app.screen, MainMenu))
         await pilot.press("down", "enter")                     # Load a saved battle
         await wait_until(pilot, lambda: isinstance(app.screen, LoadSave))
         listed = app.screen.query_one("#saves").option_count
-        assert listed == 2
+        assert listed == 3                       # my game, the autosaves' heading, round 1
         saves = app.screen.query_one("#saves")
         names = [saves.get_option_at_index(i).prompt for i in range(listed)]
         index = next(i for i, name in enumerate(names) if str(name).startswith("my game"))

@@ -15,7 +15,7 @@ from tests.ui.ui_helpers import FOG, make_app, new_match
 KEYS = ["up", "down", "left", "right", "h", "j", "k", "l", "enter", "enter", "tab", "shift+tab",
         "f", "m", "plus", "minus", "t", "escape", "s", "c", "p", "d", "o", "x", "g", "r", "w",
         "v", "e", "e", "full_stop", "space", "pageup", "pagedown", "ctrl+s", "ctrl+o", "q",
-        "f1", "question_mark", "n", "y", "a", "1", "backspace", "home", "end", "ctrl+p"]
+        "f1", "question_mark", "n", "y", "z", "z", "a", "1", "backspace", "home", "end", "ctrl+p"]
 EVENTS = 1000
 BURSTS = (1, 5, 20, 50, 300)     # events queued between two pauses
 PER_APP = 500

@@ -22,6 +22,7 @@ from textual.reactive import var
 from textual.widgets import Footer, Static
 
 from game.core.commands import ChangeStance, EndTurn, Reload, SetOverwatch
+from game.core.events import Refused
 from game.core.queries import explored_squares
 from game.ui.actions import ActionItem, action_items
 from game.ui.area import AreaAim, area_card, area_odds, area_tints
@@ -46,7 +47,7 @@ MAIN_ROWS = 16          # the map and side panel keep this many rows before the 
 FIXED_ROWS = 5          # the status line, the action bar and the footer
 GAME_ACTIONS = {"act", "fire", "target", "mode", "aim", "location", "stance", "overwatch",
                 "suppress", "throw", "reload", "draw", "revive", "defend", "declare", "reaction",
-                "end_turn"}
+                "end_turn", "undo"}
 
 
 class BattleScreen(GameScreen):
@@ -79,6 +80,7 @@ class BattleScreen(GameScreen):
         Binding("n", "declare", "Declare", show=False),
         Binding("y", "reaction", "When attacked", show=False),
         Binding("e", "end_turn", "End turn"),
+        Binding("z", "undo", "Undo", show=False),
         Binding("full_stop", "home", "Active unit", show=False),
         Binding("space", "skip", "Skip", show=False),
         Binding("pageup", "log_scroll(-1)", "Log up", show=False),
@@ -462,6 +464,22 @@ class BattleScreen(GameScreen):
 
     def action_end_turn(self) -> None:
         self.orders.play(EndTurn(self.match.active_uid))
+
+    def action_undo(self) -> None:
+        """Take back the last move or change of stance; the engine decides if it may be, and
+        the log says why not. Only a person's own orders, on their turn (the palette too)."""
+        if not self.my_turn():
+            return
+        result = self.match.undo()
+        if isinstance(result, Refused):
+            self.say(result.reason)
+            self.notify(result.reason, title="Not possible", severity="warning", timeout=4,
+                        markup=False)
+            return
+        what = "move" if any(e.kind == "moved" for e in result) else "change of stance"
+        self.say(f"Undone: {self.match.name(self.match.active_uid)}'s {what}.")
+        self.refresh_state()
+        self.action_home()
 
     def action_skip(self) -> None:
         self.flow.skip()

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from game.core import events as ev
 from game.core.commands import EndTurn, Respond
 from game.core.events import Event, Refused
-from game.saves import SaveError, write_save
+from game.saves import SaveError, write_autosave
 from game.ui import players
 from game.ui.picture import Witness, effects_of
 from game.ui.scene import with_unit_at
@@ -32,7 +32,6 @@ MAX_COMMANDS_PER_TURN = 80        # a computer player that never ends its turn i
 STEP_PACE = 0.3                   # a replayed step takes this share of the pause between commands
 EFFECT_PACE = 1.0                 # a replayed shot, throw or blast: this share
 FLASH_SECONDS = 0.8               # how long a shot's line, a blast or an area stays drawn
-AUTOSAVE_NAME = "autosave"
 SUMMARY_LINES = 60
 
 
@@ -322,8 +321,10 @@ class TurnFlow:
         folder = getattr(self.screen.app, "save_folder", None)
         if folder is None:
             return
+        session = self.match.battle.session
         try:
-            write_save(folder, AUTOSAVE_NAME, self.match.state())
+            write_autosave(folder, session.setup.scenario.id, self.match.battle_id, session.round,
+                           self.match.state())
         except SaveError as error:
             self.screen.notify(str(error), title="Autosave failed", severity="warning",
                                timeout=5, markup=False)

@@ -34,6 +34,8 @@ n                    declare this round's actions (OpenD6: -1D each beyond the f
 y                    how this unit meets attacks (Eclipse melee, d20 reactions; ask =
                      a prompt every time)
 e                    end the turn                     .   cursor back to the active unit
+z                    undo the last move or change of stance (not once it revealed
+                     something or rolled dice: the log says why)
 Space                skip the computer's slow replay
 Ctrl+S  save         Ctrl+O  load          Ctrl+P  command palette
 F1 or ?  this help   q  leave the battle   Ctrl+Q  quit"""

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from game.saves import SaveError, list_saves, read_save
+from game.saves import AUTOSAVES_KEPT, SaveError, SaveInfo, list_saves, parse_autosave, read_save
 from game.ui.glyphs import plain
 from game.ui.screens.base import GameModal
 from game.ui.widgets.choices import Choices
@@ -25,7 +25,28 @@ def describe_save(info) -> str:
     summary = info.summary or {}
     scenario = summary.get("scenario", "?")
     state = "over" if summary.get("over") else f"round {summary.get('round', '?')}"
+    auto = parse_autosave(info.name)
+    if auto is not None:
+        return f"  {scenario}, {state}  ({when})  battle {auto.battle}"
     return f"{info.name}  ({when})  {scenario}, {state}"
+
+
+def in_order(infos: list[SaveInfo]) -> list[SaveInfo | str]:
+    """The saves as listed: the player's own saves newest first, then the autosaves battle by
+    battle (the battle autosaved last first), each battle's latest round first; a heading
+    (a string) before each group."""
+    own = [info for info in infos if parse_autosave(info.name) is None]
+    battles: dict[str, list[tuple[int, SaveInfo]]] = {}
+    for info in infos:                     # newest first already: battles in that order
+        auto = parse_autosave(info.name)
+        if auto is not None:
+            battles.setdefault(auto.battle, []).append((auto.round, info))
+    out: list[SaveInfo | str] = list(own)
+    if battles:
+        out.append(f"Autosaves: the last {AUTOSAVES_KEPT} rounds of each battle")
+        for rounds in battles.values():
+            out.extend(info for _, info in sorted(rounds, key=lambda pair: -pair[0]))
+    return out
 
 
 class LoadSave(GameModal[dict | None]):
@@ -46,8 +67,9 @@ class LoadSave(GameModal[dict | None]):
             if not infos:
                 yield Static("No saves yet." if self.folder else "No save folder is available.")
             if infos:      # (an empty OptionList breaks on Page Down in Textual 8)
-                options = [Option(plain(describe_save(i)), id=str(i.path), disabled=not i.ok)
-                           for i in infos]
+                options = [Option(plain(i), disabled=True) if isinstance(i, str) else
+                           Option(plain(describe_save(i)), id=str(i.path), disabled=not i.ok)
+                           for i in in_order(infos)]
                 yield Choices(*options, id="saves")
             yield Input(placeholder="…or the path of a save file, then Enter", id="save-path")
             yield Problem(id="load-problem")
