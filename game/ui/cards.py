@@ -9,7 +9,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from game.core.queries import AttackPreview, UnitInfo
-from game.ui.actions import ActionItem
+from game.ui.actions import ActionItem, mode_words
 from game.ui.glyphs import STANCE_WORDS, side_color, side_letter
 from game.ui.match import Match
 
@@ -96,7 +96,7 @@ def target_card(match: Match, preview: AttackPreview, location: str, distance: i
     text.append(f"{match.name(preview.target)}", style="bold")
     text.append(f" ({distance} sq)\n")
     weapon = match.battle.session.weapons.get(preview.weapon)
-    text.append(f"{weapon.name if weapon else preview.weapon}, {preview.mode}  [m]\n")
+    text.append(f"{weapon.name if weapon else preview.weapon}, {mode_words(preview.mode)}  [m]\n")
     if "aim" in match.battle.session.rules.supports:     # aim and hit locations
         text.append(f"aim +{preview.aim} [+/-]  at {location} [t]\n")
     text.append(f"Cost {preview.ap_cost} AP\n")
