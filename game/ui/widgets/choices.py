@@ -1,4 +1,7 @@
-"""An OptionList that shrugs off Page Up/Down pressed before its lines are laid out.
+"""An OptionList that stops at its ends and shrugs off Page Up/Down pressed too early.
+
+Up on the first line stays there (Textual's OptionList wraps round to the last: on the main
+menu, Up then Enter quit the game), and Down on the last stays there.
 
 Textual 8's OptionList raises KeyError when paging while its line index is still empty (keys
 typed faster than the first layout); the press is simply ignored here.
@@ -10,6 +13,21 @@ from textual.widgets import OptionList
 
 
 class Choices(OptionList):
+    def _enabled(self) -> list[int]:
+        return [index for index, option in enumerate(self.options) if not option.disabled]
+
+    def action_cursor_up(self) -> None:
+        enabled = self._enabled()
+        if self.highlighted is not None and enabled and self.highlighted <= enabled[0]:
+            return
+        super().action_cursor_up()
+
+    def action_cursor_down(self) -> None:
+        enabled = self._enabled()
+        if self.highlighted is not None and enabled and self.highlighted >= enabled[-1]:
+            return
+        super().action_cursor_down()
+
     def action_page_down(self) -> None:
         try:
             super().action_page_down()
