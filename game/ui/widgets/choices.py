@@ -1,4 +1,5 @@
-"""An OptionList that stops at its ends and shrugs off Page Up/Down pressed too early.
+"""An OptionList that stops at its ends and shrugs off Page Up/Down pressed too early; a radio
+button whose choice shows by a glyph, not by colour alone.
 
 Up on the first line stays there (Textual's OptionList wraps round to the last: on the main
 menu, Up then Enter quit the game), and Down on the last stays there.
@@ -9,7 +10,16 @@ typed faster than the first layout); the press is simply ignored here.
 
 from __future__ import annotations
 
-from textual.widgets import OptionList
+from textual.widgets import OptionList, RadioButton
+
+
+class Radio(RadioButton):
+    """Textual draws every radio button's dot and tells the chosen one by colour only: here the
+    chosen one has the dot and the others are empty."""
+
+    @property  # type: ignore[override]
+    def BUTTON_INNER(self) -> str:
+        return "●" if self.value else " "
 
 
 class Choices(OptionList):
