@@ -10,8 +10,9 @@ class Level:
     name: str
     noise: float          # spread of the random error added to every option's score (HP)
     lookahead: int        # 0: this command's gain only; 1: + the reply of enemies in sight;
-                          # 2: + remembered enemies, overwatch cones, cover against the unseen;
-                          # 3: + next turn's shots and moving to cover after shooting
+                          # 2: + remembered enemies and overwatch cones; 3: + the enemies not
+                          # seen yet (cover against them, ground it cannot see), next turn's
+                          # shots and moving to cover after shooting
     squares: int          # at most this many destinations are weighed (0: all it can reach)
     tactics: bool         # weighs suppression, grenades and overwatch by their exact odds
     called_shots: bool    # considers aiming at the head, arms and legs, not just the torso

@@ -78,7 +78,7 @@ def _board(battle: Battle, a: Assessor, pic: Picture, level: Level, rng: random.
             shares = scoring.shares(a, me, sight, friends)
         harm = scoring.exposure(a, me, sight, pic.round, shares)
         safety = safety - CAUTION * stance.caution * harm
-    if level.lookahead >= 2:
+    if level.lookahead >= 3:          # the enemies not seen yet: who may be there?
         safety = safety + COVER_BONUS * geo.field_at(geo.cover_scores(a.grid), dest.squares) / 8
         if UNSEEN:
             unseen = geo.unseen_in_view(a.grid, s.sight[me.info.side].count > 0, dest.squares,

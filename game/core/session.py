@@ -42,11 +42,18 @@ class MoralePool:
 
 @dataclass(slots=True)
 class SideRecord:
-    """What a side did, for the end-of-battle summary."""
+    """What a side did, for the end-of-battle summary.
+
+    A shot is one attack, however many rounds it fires: a single shot, a burst or volley, a
+    blow, a throw, a suppressive volley. A hit is a shot that struck at least one enemy, so
+    hits never exceed shots. Damage dealt counts what enemies lost; what the side did to its
+    own units (a grenade too close, a friend in the circle) is friendly damage.
+    """
 
     shots: int = 0
     hits: int = 0
     damage_dealt: int = 0
+    friendly_damage: int = 0
     casualties: int = 0
 
 

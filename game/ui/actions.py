@@ -67,6 +67,11 @@ def _tabletop(match: Match, info: UnitInfo, costs: ActionCosts) -> list[ActionIt
     return items
 
 
+def mode_words(name: str) -> str:
+    """A fire mode as a player reads it: "full auto", not "full_auto"."""
+    return name.replace("_", " ")
+
+
 def _held(match: Match, info: UnitInfo):
     return match.battle.session.weapons.get(info.weapon) if info.weapon else None
 
@@ -79,13 +84,19 @@ def _attacks(match: Match, info: UnitInfo, costs: ActionCosts, mode: str | None,
     aim_cost = costs.aim[min(aim, len(costs.aim) - 1)]
     empty = weapon.kind == "firearm" and info.ammo <= 0
     items = []
-    for index, each in enumerate(weapon.modes):
-        chosen = each.name == mode or (mode is None and index == 0)
-        cost = each.ap + (aim_cost if chosen else 0)
-        label = (f"fire {each.name}" + (f" aim+{aim}" if aim else "")) if chosen else each.name
-        items.append(ActionItem("f" if chosen else "m", label, cost,
+    names = [each.name for each in weapon.modes]
+    index = names.index(mode) if mode in names else 0
+    if weapon.modes:
+        chosen = weapon.modes[index]
+        cost = chosen.ap + aim_cost
+        label = f"fire {mode_words(chosen.name)}" + (f" aim+{aim}" if aim else "")
+        items.append(ActionItem("f", label, cost,
                                 info.state == "ok" and has_target and not empty and cost <= info.ap,
                                 "empty" if empty else "no target in sight"))
+    if len(weapon.modes) > 1:           # m cycles through the modes: the bar names the next one
+        following = weapon.modes[(index + 1) % len(weapon.modes)]
+        items.append(ActionItem("m", f"mode: {mode_words(following.name)}", following.ap,
+                                info.state == "ok"))
     if weapon.aim_max:
         step = None
         if aim < weapon.aim_max:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from game.core.queries import AttackPreview, UnitInfo
-from game.ui.actions import ActionItem
+from game.ui.actions import ActionItem, mode_words
 from game.ui.glyphs import STANCE_WORDS, side_color, side_letter
 from game.ui.match import Match
 
@@ -29,20 +29,26 @@ def unit_card(match: Match, info: UnitInfo, *, own: bool) -> Text:
     text.append(f"{side_letter(index)} ", style=f"bold {side_color(index)}")
     text.append(info.name, style="bold")
     text.append(f"\n{match.name(info.side)}\n", style="italic grey70")
-    condition = "" if info.state == "ok" else f" ({info.state.replace('_', ' ')})"
-    text.append(f"HP {info.hp:>3}/{info.max_hp:<3}{condition}\n")
+    # Each figure and its bar share a line, so the card fits the side panel at 80x24.
+    text.append(f"HP {info.hp:>3}/{info.max_hp:<3} ")
     text.append_text(bar(info.hp, info.max_hp, "green" if info.hp * 2 > info.max_hp else "red"))
     text.append("\n")
+    if info.state != "ok":
+        text.append(f"{info.state.replace('_', ' ')}\n", style="bold red")
     if own:
-        text.append(f"AP {info.ap:>3}/{info.ap_per_turn:<3}")
-        if info.ap_debt:
-            text.append(f" owes {info.ap_debt}", style="yellow")
-        if info.ap_name != "AP":
-            plural = info.ap_name if info.ap_name.endswith("s") else info.ap_name + "s"
-            text.append(f" ({plural})", style="grey70")
-        text.append("\n")
+        text.append(f"AP {info.ap:>3}/{info.ap_per_turn:<3} ")
         text.append_text(bar(info.ap, info.ap_per_turn, "cyan"))
         text.append("\n")
+        notes = []
+        if info.ap_debt:
+            notes.append((f"owes {info.ap_debt}", "yellow"))
+        if info.ap_name != "AP":
+            plural = info.ap_name if info.ap_name.endswith("s") else info.ap_name + "s"
+            notes.append((f"AP are {plural}", "grey70"))
+        for number, (note, style) in enumerate(notes):
+            text.append(("; " if number else "") + note, style=style)
+        if notes:
+            text.append("\n")
         if info.move_left is not None:
             text.append(f"Move {info.move_left} sq in hand\n", style="grey70")
     text.append(f"{STANCE_WORDS.get(info.stance, info.stance)}")
@@ -60,6 +66,7 @@ def unit_card(match: Match, info: UnitInfo, *, own: bool) -> Text:
         names = [f"{session.weapons[g].name if g in session.weapons else g} ×{n}"
                  for g, n in info.grenades]
         text.append("; ".join(names) + "\n", style="grey70")
+    text.rstrip()                 # no blank line under the card
     return text
 
 
@@ -96,7 +103,7 @@ def target_card(match: Match, preview: AttackPreview, location: str, distance: i
     text.append(f"{match.name(preview.target)}", style="bold")
     text.append(f" ({distance} sq)\n")
     weapon = match.battle.session.weapons.get(preview.weapon)
-    text.append(f"{weapon.name if weapon else preview.weapon}, {preview.mode}  [m]\n")
+    text.append(f"{weapon.name if weapon else preview.weapon}, {mode_words(preview.mode)}  [m]\n")
     if "aim" in match.battle.session.rules.supports:     # aim and hit locations
         text.append(f"aim +{preview.aim} [+/-]  at {location} [t]\n")
     text.append(f"Cost {preview.ap_cost} AP\n")

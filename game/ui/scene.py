@@ -39,11 +39,18 @@ def board_scene(match: Match, viewer: str, known: list[UnitInfo]) -> Scene:
 
 
 def standing_tints(match: Match, viewer: str, reach: dict[Square, int] | None) -> dict[Square, str]:
-    """Overlays that stay while the cursor moves: reach, cones, suppression circles."""
+    """Overlays that stay while the cursor moves: reach, cones, suppression circles.
+
+    Reach is tinted only on squares the side has explored: tinting the rest would draw the
+    walls and doors of ground it has never seen.
+    """
     battle = match.battle
     tints: dict[Square, str] = {}
-    for square in reach or ():
-        tints[square] = "reach"
+    if reach:
+        explored = explored_squares(battle, viewer)
+        for square in reach:
+            if explored[square[1], square[0]]:
+                tints[square] = "reach"
     for squares in own_cones(battle, viewer).values():
         for square in squares:
             tints[square] = "own_cone"

@@ -25,7 +25,11 @@ def apply_damage(session: Session, uid: str, source: str, roll: DamageRoll, dama
                          roll.taken, before, health.hp), *session.where(uid),
                  to=(session.side_of(uid),))
     if source in session.entities and roll.taken:
-        session.records[session.side_of(source)].damage_dealt += roll.taken
+        record = session.records[session.side_of(source)]
+        if session.side_of(source) == session.side_of(uid):
+            record.friendly_damage += roll.taken
+        else:
+            record.damage_dealt += roll.taken
     if state is None:
         state = session.rules.state_for(health.hp, health.constitution)
     set_state(session, uid, state, cause=source)

@@ -26,6 +26,15 @@ from game.core.odds import AttackOdds, Dist, code_dist, convolve_all, mix, remap
 
 Roll = Callable[[str, int, int], int]
 AttackKind = Literal["melee", "ranged", "psi"]
+
+
+def range_words(band: str) -> str:
+    """A range band's modifier as a player reads it: "point blank range", "beyond range", and
+    the Eclipse Phase 2e band called Range just "range" (never "range range")."""
+    words = band.replace("_", " ")
+    return words if "range" in words.split() else f"{words} range"
+
+
 Defense = Literal["fray", "melee", "none"]
 
 
@@ -186,10 +195,12 @@ class EclipseRules:
 
     def skill(self, who: Fighter, name: str) -> tuple[str, int]:
         """A skill's value, or its linked aptitude's when the fighter lacks it (defaulting)."""
+        words = name.replace("_", " ")              # "kinetic weapons", as a player reads it
         if name in who.skills:
-            return name, who.skills[name]
+            return words, who.skills[name]
         aptitude = self.p.skill_aptitudes.get(name, name)
-        return f"{aptitude} (default for {name})", who.aptitudes.get(aptitude, 0)
+        return (f"{aptitude.replace('_', ' ')} (default for {words})",
+                who.aptitudes.get(aptitude, 0))
 
     def _capped(self, mods: list[tuple[str, int]]) -> list[tuple[str, int]]:
         total, cap = sum(v for _, v in mods), self.p.modifier_cap
@@ -217,7 +228,7 @@ class EclipseRules:
             if sit.range not in self.p.range_modifiers:
                 raise ValueError(f"unknown range {sit.range!r}; known: "
                                  f"{', '.join(self.p.range_modifiers)}")
-            mods.append((f"{sit.range} range", self.p.range_modifiers[sit.range]))
+            mods.append((range_words(sit.range), self.p.range_modifiers[sit.range]))
         mods += self._wounds(who) + list(sit.attacker_extra)
         return label, base, self._capped(mods)
 

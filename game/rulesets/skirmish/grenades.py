@@ -246,13 +246,15 @@ def explode(session: Session, uid: str, grenade_id: str, at: Square) -> None:
         ring = blast_ring(session.grid, at, square, radius)
         if ring is not None:
             victims.append((ring, session.order.index(other) if other in session.order else 0, other))
+    struck = False
     for ring, _, other in sorted(victims):
         if session.get(other, c.Health).state == "dead":
             continue
         dice = rolls[ring * drop:]
         rolled = sum(dice) + code.bonus
         resist = min(rolled, session.get(other, c.Armor).resist.get(grenade.damage_type, 0))
-        if session.side_of(other) != session.side_of(uid):
-            session.records[session.side_of(uid)].hits += 1
+        if session.side_of(other) != session.side_of(uid) and not struck:
+            session.records[session.side_of(uid)].hits += 1     # one throw, one hit at most
+            struck = True
         apply_damage(session, other, uid, DamageRoll(tuple(dice), rolled, resist, rolled - resist),
                      grenade.damage_type)

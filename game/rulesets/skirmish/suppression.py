@@ -68,11 +68,14 @@ def suppress(session: Session, cmd: Suppress) -> None:
     session.emit(SuppressionFired(uid, at, diameter, attack, ammo, ap.per_turn), pos, *area)
     session.records[session.side_of(uid)].shots += 1
     occupants = session.occupied()
+    struck = False
     for square in area:
         target = occupants.get(square)
         if target is None or target == uid or not session.is_up(target):
             continue
-        pin(session, uid, target, attack, weapon.id)
+        hit = pin(session, uid, target, attack, weapon.id)
+        struck = struck or (hit and session.side_of(target) != session.side_of(uid))
+    session.records[session.side_of(uid)].hits += struck     # one volley, one hit at most
 
 
 def preview(session: Session, uid: str, at: Square, uids: list[str]) -> SuppressOdds:
@@ -115,7 +118,8 @@ def preview(session: Session, uid: str, at: Square, uids: list[str]) -> Suppress
                         attack_mod, tuple(harms))
 
 
-def pin(session: Session, uid: str, target: str, attack: Check, weapon_id: str) -> None:
+def pin(session: Session, uid: str, target: str, attack: Check, weapon_id: str) -> bool:
+    """Dodge or be hit and pinned; whether the fire hit."""
     weapon = session.weapons[weapon_id]
     there, here = session.position(target), session.position(uid)
     assert there is not None and here is not None, "both stand on the map"
@@ -127,17 +131,17 @@ def pin(session: Session, uid: str, target: str, attack: Check, weapon_id: str) 
     session.emit(SuppressionDodged(target, uid, dodge, hit), square,
                  to=(session.side_of(uid), session.side_of(target)))
     if hit:
-        session.records[session.side_of(uid)].hits += 1
         roll = rules_of(session).damage(weapon.damage, weapon.damage_type, "torso",
                                         session.get(target, c.Armor).resist, session.dice)
         apply_damage(session, target, uid, roll, weapon.damage_type)
     if not session.is_up(target):
-        return
+        return hit
     posture = session.get(target, c.Posture)
     if posture.stance != "prone":
         session.emit(StanceChanged(target, posture.stance, "prone", 0, forced=True), square)
         posture.stance = "prone"
     session.add(target, c.Suppressed(uid, attack.total, weapon_id))
+    return hit
 
 
 def try_break(session: Session, uid: str) -> None:

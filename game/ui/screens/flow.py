@@ -22,7 +22,7 @@ from game.ui import players
 from game.ui.picture import Witness, effects_of
 from game.ui.scene import with_unit_at
 from game.ui.screens.game_over import GameOver
-from game.ui.screens.handoff import Handoff, Summary
+from game.ui.screens.handoff import Handoff, Summary, summary_lines
 from game.ui.screens.log import FullLog
 
 if TYPE_CHECKING:
@@ -146,7 +146,7 @@ class TurnFlow:
         screen.select_active()
         screen.action_home()
         screen.refresh_bindings()
-        lines = [match.tell(event) for event in match.take_unseen(side)]
+        lines = summary_lines(match, side, match.take_unseen(side))
         if len(lines) > SUMMARY_LINES:
             lines = [f"… {len(lines) - SUMMARY_LINES} earlier lines are in the log.",
                      *lines[-SUMMARY_LINES:]]

@@ -1,4 +1,9 @@
-"""The end of a battle: who won, and each side's casualties, shots and accuracy."""
+"""The end of a battle: who won, and each side's casualties, shots and accuracy.
+
+A shot is one attack (a burst, a throw, a suppressive volley each count one) and a hit one that
+struck an enemy, so accuracy never passes 100%. Damage is what the side did to its enemies; a
+"Friendly" column shows what it did to its own units, when any side did some.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +23,11 @@ from game.ui.screens.base import GameScreen
 def results_table(match: Match) -> Table:
     session = match.battle.session
     table = Table(box=None, header_style="bold", pad_edge=False)
-    for column in ("Side", "Casualties", "Shots", "Hits", "Accuracy", "Damage"):
+    friendly = any(session.records[side].friendly_damage for side in match.sides)
+    columns = ["Side", "Casualties", "Shots", "Hits", "Accuracy", "Damage"]
+    if friendly:
+        columns.append("Friendly")
+    for column in columns:
         table.add_column(column, justify="left" if column == "Side" else "right")
     for side in match.sides:
         record = session.records[side]
@@ -26,8 +35,11 @@ def results_table(match: Match) -> Table:
         accuracy = f"{100 * record.hits / record.shots:.0f}%" if record.shots else "-"
         letter = (side_letter(index) + " ", f"bold {side_color(index)}")
         name = Text.assemble(letter, printable(match.name(side)))
-        table.add_row(name, str(record.casualties), str(record.shots), str(record.hits),
-                      accuracy, str(record.damage_dealt))
+        cells = [str(record.casualties), str(record.shots), str(record.hits), accuracy,
+                 str(record.damage_dealt)]
+        if friendly:
+            cells.append(str(record.friendly_damage))
+        table.add_row(name, *cells)
     return table
 
 

@@ -23,7 +23,7 @@ from game.ui.glyphs import plain
 from game.ui.match import Seat
 from game.ui.players import computer_levels, default_level
 from game.ui.screens.base import GameScreen
-from game.ui.widgets.choices import Choices
+from game.ui.widgets.choices import Choices, Radio
 from game.ui.widgets.problem import Problem
 
 MAX_SIDES = 4
@@ -67,22 +67,22 @@ class NewBattle(GameScreen):
                 yield Label("Ruleset")
                 with RadioSet(id="ruleset"):
                     for index, spec in enumerate(self.rulesets):
-                        yield RadioButton(plain(spec.name), value=index == 0,
+                        yield Radio(plain(spec.name), value=index == 0,
                                           id=f"ruleset-{spec.id}")
                 yield Label("Seed (blank: random)")
                 yield Input(placeholder="random", id="seed", restrict=r"[0-9]*", max_length=12)
             with Column(id="new-right"):
                 yield Label("Mode", classes="first")
                 with RadioSet(id="mode"):
-                    yield RadioButton("Solo against the computer", value=bool(self.levels),
+                    yield Radio("Solo against the computer", value=bool(self.levels),
                                       disabled=not self.levels, id="solo")
-                    yield RadioButton("Hot-seat with friends", value=not self.levels, id="hotseat")
+                    yield Radio("Hot-seat with friends", value=not self.levels, id="hotseat")
                 if self.levels:
                     yield Label("Computer difficulty")
                     strongest = default_level(self.levels)
                     with RadioSet(id="level"):
                         for name in self.levels:
-                            yield RadioButton(name, value=name == strongest, id=f"level-{name}")
+                            yield Radio(name, value=name == strongest, id=f"level-{name}")
                 else:
                     yield Problem("No computer players are installed: people play every side.")
                 yield Label("Sides (Enter switches Person/Computer)")
