@@ -16,7 +16,7 @@ from typing import Annotated, Any, Protocol, Union, get_args, get_origin
 from pydantic import BaseModel, Tag, ValidationError
 
 from game.content.loader import ContentError, Library, load_library
-from game.content.problems import Problem, from_validation, suggest
+from game.content.problems import Problem, from_validation, suggest, unique
 from game.content.yaml_marks import Document, read_document
 from game.rulesets import RULESETS
 from game.resolve.inputs import Action, Header, Invalid, Invalids, unknown
@@ -47,9 +47,10 @@ def main_resolve(path: str, *, as_json: bool, odds: bool) -> tuple[int, str]:
     try:
         report = _run(Path(path), odds)
     except _Failed as failed:
-        count = len(failed.problems)
+        problems = unique(failed.problems)
+        count = len(problems)
         head = f"{count} problem{'s' if count != 1 else ''} in {path}:"
-        return 2, "\n".join([head, *(f"  {problem}" for problem in failed.problems)])
+        return 2, "\n".join([head, *(f"  {problem}" for problem in problems)])
     except (ArithmeticError, LookupError, TypeError, ValueError) as error:   # a last resort
         return 2, f"{path}: cannot resolve this: {error}"
     return 0, report.json() if as_json else report.text()
