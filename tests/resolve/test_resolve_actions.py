@@ -443,3 +443,24 @@ def test_the_command_line_resolves_each_action_and_refuses_a_bad_file(tmp_path: 
                           cwd=ROOT, timeout=60)
     assert done.returncode == 2 and "Traceback" not in done.stdout + done.stderr
     assert "2 problems" in done.stdout + done.stderr and "did you mean 'maire'" in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("text, count, expected", [
+    ("ruleset: eclipse2\nattacker: {name: A, skills: {guns: 70}}\ndefender: {name: B}\n"
+     "weapon: {name: p, skill: guns, damage: 2d10}\n"
+     "situation: {attacker_modifiers: [ful_move], defender_modifiers: [blnd], range: clse}\n",
+     3, ["situation.attacker_modifiers[0]: unknown modifier 'ful_move' (did you mean 'full_move'?)",
+         "situation.defender_modifiers[0]: unknown modifier 'blnd' (did you mean 'blind'?)",
+         "situation.range: unknown range 'clse' (did you mean 'close'?)"]),
+    ("ruleset: opend6\nattacker: {name: A}\ndefender: {name: B}\nweapon: {name: w, skill: marksmanship, damage: 3D}\n"
+     "situation: {range: shrt, cover: [darknes, moonlight]}\n",
+     3, ["situation.range: unknown range 'shrt' (did you mean 'short'?)",
+         "situation.cover[0]: unknown cover 'darknes' (did you mean 'darkness'?)",
+         "situation.cover[1]: unknown cover 'moonlight' (did you mean 'moonlit'?)"]),
+])
+def test_every_name_problem_of_an_eclipse_or_opend6_file_at_once(tmp_path: Path, text: str, count: int,
+                                                                 expected: list[str]) -> None:
+    message = failed(tmp_path, text)
+    assert message.startswith(f"{count} problems")
+    for line in expected:
+        assert line in message
