@@ -132,6 +132,33 @@ def test_a_target_the_fire_drops_is_not_pinned_and_does_not_try_to_break(tmp_pat
     assert target["hit"] and not target["pinned"] and "break" not in target and target["state"] == "dead"
 
 
+def test_maire_breaks_free_of_the_supports_fire() -> None:
+    # "Any attempt to break suppression requires a Willpower roll vs. the suppressing
+    # character's Aim roll ... After a successful roll the suppressed character makes a Dodge
+    # roll to avoid the fire, and a further success allows them to move and operate normally."
+    result = run(EXAMPLES / "maire_breaks_free.yaml")
+    assert (result["willpower"]["total"], result["dodge"]["total"], result["broken"]) == (15, 14, True)
+    odds = run(EXAMPLES / "maire_breaks_free.yaml", odds=True)["odds"]
+    assert odds["p_holds"] == pytest.approx(0.7) and odds["p_free"] == pytest.approx(0.7)   # 4+ on the d10
+
+
+def test_a_failed_break_stays_prone_or_takes_the_fire(tmp_path: Path) -> None:
+    base = {"ruleset": "skirmish", "action": "break", "against": 12, "weapon": "harrow_lmg",
+            "target": {"name": "T", "hp": 30, "skills": {"willpower": 2, "dodge": 1}, "attributes": {}}}
+    stays = run(write(tmp_path, {**base, "rolls": {"willpower": 9}}, "stays.yaml"))
+    assert (stays["willpower"]["total"], stays["dodge"], stays["broken"], stays["hp"]) == (11, None, False, 30)
+    shot = run(write(tmp_path, {**base, "rolls": {"willpower": 10, "break_dodge": 10, "damage": [1, 2, 3, 4]}},
+                     "shot.yaml"))
+    assert (shot["dodge"]["total"], shot["broken"], shot["damage"]["taken"], shot["hp"]) == (11, False, 10, 20)
+    rules = SkirmishRules(LIBRARY.rulesets["skirmish"])
+    data = actions.BreakModel.model_validate(base)
+    odds = actions.break_odds(rules, data, LIBRARY).result["odds"]
+    outcomes = every_roll(lambda rolls: actions.break_resolve(rules, data, rolls, LIBRARY).result)
+    assert odds["p_free"] == pytest.approx(tally(outcomes, lambda r: r["broken"]).get(True, 0.0)) == pytest.approx(0.0)
+    taken = tally(outcomes, lambda r: r["damage_applied"])
+    assert odds["damage"] == pytest.approx({str(k): q for k, q in taken.items() if q > 0})
+
+
 # --- exact odds by enumeration ----------------------------------------------------------------
 
 
@@ -247,8 +274,8 @@ def test_ambush_odds_equal_every_roll_enumerated() -> None:
     assert sum(odds["ambushed"]) == pytest.approx(1) and odds["acts_first"]["G"] == pytest.approx(caught[1])
 
 
-@pytest.mark.parametrize("name", ["support_suppresses_maire.yaml", "maire_throw.yaml", "goblins_ambush.yaml",
-                                  "support_falls_morale.yaml"])
+@pytest.mark.parametrize("name", ["support_suppresses_maire.yaml", "maire_breaks_free.yaml", "maire_throw.yaml",
+                                  "goblins_ambush.yaml", "support_falls_morale.yaml"])
 def test_every_action_example_has_odds_that_sum_to_one(name: str) -> None:
     result = run(EXAMPLES / name, odds=True)
     odds = result["odds"]
@@ -256,6 +283,9 @@ def test_every_action_example_has_odds_that_sum_to_one(name: str) -> None:
     for target in odds.get("targets", []):
         assert sum(target["damage"].values()) == pytest.approx(1)
         assert sum(target["states"].values()) == pytest.approx(1)
+    for key in ("damage", "states"):
+        if key in odds:
+            assert sum(odds[key].values()) == pytest.approx(1)
     for key in ("hits", "ambushed"):
         if key in odds:
             assert sum(odds[key]) == pytest.approx(1)
@@ -394,7 +424,7 @@ def test_an_unknown_key_is_compared_only_with_the_keys_of_its_place(tmp_path: Pa
 def test_an_unknown_action_names_the_ones_there_are(tmp_path: Path) -> None:
     message = failed(tmp_path, "ruleset: skirmish\naction: supress\n")
     assert ":2:9: action: unknown action under skirmish 'supress' (did you mean 'suppress'?); " \
-           "known: attack, morale, suppress, throw" in message
+           "known: attack, break, morale, suppress, throw" in message
     assert "did you mean 'ambush'" in failed(tmp_path, "ruleset: d20\naction: ambus\n")
 
 

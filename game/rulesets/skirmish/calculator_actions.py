@@ -260,6 +260,52 @@ def suppress_odds(rules: SkirmishRules, data: SuppressModel, library: Library) -
     return report
 
 
+class BreakModel(Header):
+    target: PinnedIn                  # the pinned unit, with its cover against the suppressor
+    against: int = Field(ge=-100, le=200)   # the suppressor's attack total
+    weapon: WeaponIn                  # the suppressor's weapon: its damage if the Dodge fails
+
+    _weapon = field_validator("weapon")(known_weapon)
+
+
+def _break_setup(data: BreakModel, library: Library) -> tuple[Unit, WeaponSpec, Report]:
+    target = Unit(data.target, library, "target")
+    weapon = weapon_of(data.weapon, library, ("weapon",))
+    title = data.title or f"{target.name} tries to break free of suppressive fire ({data.against})"
+    return target, weapon, Report(title)
+
+
+def break_resolve(rules: SkirmishRules, data: BreakModel, rolls: NamedRolls, library: Library) -> Report:
+    target, weapon, report = _break_setup(data, library)
+    entry: dict[str, Any] = {"name": target.name, "hp_before": target.hp}
+    hp = _break(rules, report, NamedDice(rolls), target, data.target.cover, data.against, weapon, target.hp, entry)
+    state = rules.state_for(hp, target.constitution)
+    report.step(f"{target.name}: {_hp_text(target, hp, state)}{' (broke free)' if entry['broke_free'] else ' (pinned)'}.")
+    report.result = {"broken": entry["broke_free"], **entry["break"], "hp_before": target.hp, "hp": hp,
+                     "state": state, "damage_applied": target.hp - hp}
+    return report
+
+
+def break_odds(rules: SkirmishRules, data: BreakModel, library: Library) -> Report:
+    target, weapon, report = _break_setup(data, library)
+    cover = data.target.cover
+    dodge_mod = rules.static_modifier("dodge", target.combatant, [("cover", rules.p.cover_dodge_bonus[cover])])
+    will_mod = rules.static_modifier("willpower", target.combatant, [])
+    holds, frees = suppression.chance_break(rules, data.against, will_mod, dodge_mod)
+    multiplier = rules.p.hit_locations["torso"].damage_multiplier if "torso" in rules.p.hit_locations else 1.0
+    hit_damage = skirmish_hit_damage(DiceCode.parse(weapon.damage), multiplier, target.resist.get(weapon.damage_type, 0))
+    damage = mix([(1 - holds + frees, {0: 1.0}), (holds - frees, hit_damage)])
+    states = states_of(damage, _state_after(rules, target))
+    report.step(f"Willpower d{rules.p.die} {will_mod:+d} reaches {data.against}: {percent(holds)}; then Dodge "
+                f"d{rules.p.die} {dodge_mod:+d} reaches it too: free {percent(frees)}; the fire hits "
+                f"{percent(holds - frees)}.")
+    report.step(f"Expected damage {mean(damage):.3f}; afterwards: " + ", ".join(
+        f"{s} {percent(q)}" for s, q in sorted(states.items(), key=lambda kv: -kv[1]) if q >= 5e-5) + ".")
+    report.result = {"odds": {"p_holds": holds, "p_free": frees, "p_hit": holds - frees,
+                              "expected_damage": mean(damage), "damage": _dist_dict(damage), "states": states}}
+    return report
+
+
 # --- a grenade throw ------------------------------------------------------------------------
 
 
@@ -550,6 +596,7 @@ def morale_odds(rules: SkirmishRules, data: MoraleModel, library: Library) -> Re
 
 ACTIONS = {
     "suppress": Action(SuppressModel, suppress_resolve, suppress_odds),
+    "break": Action(BreakModel, break_resolve, break_odds),
     "throw": Action(ThrowModel, throw_resolve, throw_odds),
     "morale": Action(MoraleModel, morale_resolve, morale_odds),
 }
