@@ -494,3 +494,15 @@ def test_every_name_problem_of_an_eclipse_or_opend6_file_at_once(tmp_path: Path,
     assert message.startswith(f"{count} problems")
     for line in expected:
         assert line in message
+
+
+def test_a_unit_already_down_is_passed_over_by_the_fire(tmp_path: Path) -> None:
+    data = {"ruleset": "skirmish", "action": "suppress", "attacker": {"unit": "support"},
+            "targets": [{"unit": "maire", "hp": 0}, {"unit": "soldier"}], "rolls": {"attack": 10, "dodge": 1}}
+    result = run(write(tmp_path, data))
+    assert result["targets"][0] == {"name": "Maire Jensen", "hp_before": 0, "hit": False, "pinned": False,
+                                    "hp": 0, "state": "unconscious"}
+    assert result["targets"][1]["dodge"]["rolls"] == [1]          # the one dodge roll went to the Soldier
+    odds = run(write(tmp_path, data), odds=True)["odds"]
+    assert odds["targets"][0]["p_hit"] == 0 and sum(odds["hits"]) == pytest.approx(1)
+    assert odds["hits"][2] == 0

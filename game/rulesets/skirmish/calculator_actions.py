@@ -30,7 +30,7 @@ from game.rulesets.skirmish.rules import SkirmishRules
 if TYPE_CHECKING:
     from game.content.loader import Library
 
-Square = tuple[Annotated[int, Field(ge=0, le=500)], Annotated[int, Field(ge=0, le=500)]]
+Square = tuple[Annotated[int, Field(ge=0, le=200)], Annotated[int, Field(ge=0, le=200)]]
 Cover = Literal["none", "half", "full"]
 
 
@@ -133,8 +133,14 @@ def suppress_resolve(rules: SkirmishRules, data: SuppressModel, rolls: NamedRoll
     with dice.named("attack"):
         attack = rules.attack_check(run.attacker.combatant, run.sit, dice)
     report.step(f"Attack ({weapon.skill}): {attack.rolls[0]}{mods_text(attack.modifiers)} = {attack.total}.")
-    out = []
+    out: list[dict[str, Any]] = []
     for target, cover in zip(run.targets, run.covers, strict=True):
+        if rules.state_for(target.hp, target.constitution) != "ok":
+            state = rules.state_for(target.hp, target.constitution)
+            report.step(f"{target.name} is already {state}: the fire passes over.")
+            out.append({"name": target.name, "hp_before": target.hp, "hit": False, "pinned": False,
+                        "hp": target.hp, "state": state})
+            continue
         with dice.named("dodge"):
             dodge, hit = suppression.dodge_fire(rules, target.combatant, attack.total, cover, dice)
         hp = target.hp
@@ -207,6 +213,14 @@ def suppress_odds(rules: SkirmishRules, data: SuppressModel, library: Library) -
     per_target: list[dict[str, Any]] = []
     hit_given: list[dict[int, float]] = []
     for target, cover in zip(run.targets, run.covers, strict=True):
+        if rules.state_for(target.hp, target.constitution) != "ok":      # the fire passes over
+            hit_given.append(dict.fromkeys(totals, 0.0))
+            state = rules.state_for(target.hp, target.constitution)
+            per_target.append({"name": target.name, "p_hit": 0.0, "p_pinned": 0.0, "expected_damage": 0.0,
+                               "damage": {"0": 1.0}, "states": {state: 1.0},
+                               **({"p_free": 0.0} if data.situation.break_free else {})})
+            report.step(f"{target.name} is already {state}: the fire passes over.")
+            continue
         dodge_mod = rules.static_modifier("dodge", target.combatant, [("cover", rules.p.cover_dodge_bonus[cover])])
         will_mod = rules.static_modifier("willpower", target.combatant, [])
         hit_damage = skirmish_hit_damage(code, multiplier, target.resist.get(weapon.damage_type, 0))
@@ -435,6 +449,8 @@ def throw_resolve(rules: SkirmishRules, data: ThrowModel, rolls: NamedRolls, lib
         hp = target.hp
         if ring is None:
             report.step(f"{target.name} at {where}: out of the blast.")
+        elif rules.state_for(hp, target.constitution) == "dead":
+            report.step(f"{target.name} at {where}, ring {ring}: already dead.")
         else:
             roll = grenades.ring_damage(run.code, faces, ring, p.ring_dice_drop,
                                         target.resist.get(grenade.damage_type, 0))
@@ -475,7 +491,7 @@ def throw_odds(rules: SkirmishRules, data: ThrowModel, library: Library) -> Repo
         parts = []
         for landed, chance in spread.items():
             ring = grenades.blast_ring(run.grid, landed, square, run.radius)
-            if ring is None:
+            if ring is None or rules.state_for(target.hp, target.constitution) == "dead":
                 parts.append((chance, {0: 1.0}))
                 continue
             rings[ring] = rings.get(ring, 0.0) + chance
