@@ -25,7 +25,9 @@ from game.resolve.rolls import NamedRolls, RollError
 
 
 class Side(Protocol):
-    """What each ruleset's side of the calculator provides (skirmish_side, eclipse_side...)."""
+    """What each ruleset's side of the calculator provides (skirmish_side, eclipse_side...): an
+    attack's model, resolve and odds, and optionally `actions() -> {name: Action}` for what else
+    it resolves (`action:` in a file)."""
 
     Model: type[BaseModel]
 
