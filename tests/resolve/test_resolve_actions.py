@@ -506,3 +506,21 @@ def test_a_unit_already_down_is_passed_over_by_the_fire(tmp_path: Path) -> None:
     odds = run(write(tmp_path, data), odds=True)["odds"]
     assert odds["targets"][0]["p_hit"] == 0 and sum(odds["hits"]) == pytest.approx(1)
     assert odds["hits"][2] == 0
+
+
+def test_a_throw_on_a_bundled_map_scatters_as_the_engine_does(tmp_path: Path) -> None:
+    from game.content.maps import parse_map
+    from game.core.grid import Grid
+    from game.rulesets.skirmish import grenades
+
+    data = {"ruleset": "skirmish", "action": "throw", "attacker": {"unit": "maire", "at": [2, 9]}, "at": [9, 3],
+            "targets": [{"unit": "support", "at": [13, 2]}], "map": "alley"}
+    parsed = parse_map(LIBRARY.maps["alley"], LIBRARY.terrain)
+    grid = Grid(parsed.terrain_ids, LIBRARY.terrain, parsed.zones)
+    for direction in range(1, 11):
+        result = run(write(tmp_path, {**data, "rolls": {"throw": 1, "scatter": direction}}))
+        assert tuple(result["landed"]) == grenades.scattered_to(grid, (2, 9), (9, 3), direction, 5, 10)
+        assert grid.transparent[result["landed"][1], result["landed"][0]]
+    message = failed(tmp_path, "ruleset: skirmish\naction: throw\nattacker: {unit: maire, at: [2, 9]}\n"
+                               "at: [5, 3]\ntargets: [{unit: support, at: [20, 2]}]\nmap: alley\n")
+    assert ":4:5: at: (5, 3) is solid (" in message and "targets[0].at: (20, 2) is off the map alley" in message

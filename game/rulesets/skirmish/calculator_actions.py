@@ -368,7 +368,8 @@ class _Throw:
                 if not self.grid.in_bounds(*square):
                     check.add(loc, f"{square} is off the map {data.map} ({self.grid.width} x {self.grid.height})")
             if self.grid.in_bounds(*aimed) and not self.grid.transparent[aimed[1], aimed[0]]:
-                check.add(("at",), f"{aimed} is solid: a grenade cannot land in it")
+                terrain = library.terrain[self.grid.terrain_at(*aimed)].name
+                check.add(("at",), f"{aimed} is solid ({terrain}): a grenade cannot land in it")
         else:
             margin = grenades.scatter_cap(self.distance, p.scatter_cap_fraction) + 1
             width = max(s[0] for s in squares) + 2 * margin + 1
