@@ -20,7 +20,7 @@ skirmish: a turn-based tactical game for the terminal.
 Run with no arguments to open the game. Subcommands:
   sim SCENARIO       play a headless battle between computer players and print its log
   validate PATH...   check content files (maps, units, scenarios...) and report every problem
-  resolve FILE.yaml  resolve one attack for a game master, step by step (or --odds)
+  resolve FILE.yaml  resolve an attack, suppression, a throw, morale or an ambush, step by step
   serve              play in a web browser: serve the game at http://localhost:8000
   replay SAVE        watch a saved battle again from its start (--text: its log, step by step)
 """
@@ -50,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print JSON instead of a readable log")
     sim.add_argument("--ruleset", default=None,
                      help="play under this ruleset instead of the scenario's own (e.g. d20)")
-    resolve = sub.add_parser("resolve", help="resolve one attack step by step, for a game master")
+    resolve = sub.add_parser("resolve", help="resolve an attack (or suppression, a throw, morale, an ambush) step by step")
     resolve.add_argument("file", help="a resolve file (see docs/RESOLVE.md)")
     resolve.add_argument("--json", action="store_true", help="print a machine-readable result")
     resolve.add_argument("--odds", action="store_true", help="print exact probabilities instead of rolling")

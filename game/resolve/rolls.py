@@ -59,9 +59,24 @@ class NamedDice(Dice):
         super().__init__(rolls.seed)
         self.rolls = rolls
         self.current = "roll"
+        self.following: list[str] = []
 
     def roll(self, sides: int) -> int:
-        return self.rolls(self.current, 1, sides)
+        name = self.current
+        if self.following:
+            self.current = self.following.pop(0)
+        return self.rolls(name, 1, sides)
+
+    @contextmanager
+    def named_each(self, *names: str) -> Iterator[NamedDice]:
+        """Successive rolls take successive names (the last one keeps on): one engine call that
+        rolls Willpower then Dodge names each roll."""
+        previous, following = self.current, self.following
+        self.current, self.following = names[0], list(names[1:])
+        try:
+            yield self
+        finally:
+            self.current, self.following = previous, following
 
     @contextmanager
     def named(self, name: str) -> Iterator[NamedDice]:

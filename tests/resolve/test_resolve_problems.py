@@ -30,7 +30,7 @@ def fails(tmp_path: Path, text: str) -> str:
     (ECLIPSE.replace("skills: {fray: 40}", "durabilty: 3"),
      ":3:21: defender.durabilty: unknown key 'durabilty' (did you mean 'durability'?)"),
     (ECLIPSE.replace("2d10", "2x10"), ":4:45: weapon.damage: '2x10' is not a dice code"),
-    (ECLIPSE.replace("eclipse2", "eclipse9"), ":1:10: ruleset: unknown ruleset 'eclipse9'; known: d20,"),
+    (ECLIPSE.replace("eclipse2", "eclipse9"), ":1:10: ruleset: unknown ruleset 'eclipse9' (did you mean 'eclipse2'?); known: d20,"),
     (ECLIPSE + "rolls: {attack: 100}\n", ":5:17: rolls.attack: fixed roll 100 cannot come up on this die (0 to 99)"),
     (ECLIPSE + "situation: {attacker_modifiers: [flanking]}\n",
      ":5:34: situation.attacker_modifiers[0]: unknown modifier 'flanking'"),

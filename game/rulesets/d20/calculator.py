@@ -10,7 +10,7 @@ from game.content.schema import Name, RulesetSpec, check_dice
 from game.core.dice import DiceCode
 from game.rulesets.d20.core import D20Rules, Fighter, Outcome, Situation, Weapon
 from game.rulesets.d20.odds import d20_odds
-from game.resolve.inputs import Header, In, Invalid
+from game.resolve.inputs import Action, Checker, Header, In, Invalid, unknown
 from game.resolve.report import Report, mods_text, odds_report
 from game.resolve.rolls import NamedRolls
 
@@ -70,19 +70,28 @@ def rules_for(spec: RulesetSpec) -> D20Rules:
     return D20Rules(spec)
 
 
+def actions() -> dict[str, Action]:
+    """What the calculator resolves under d20 beyond an attack: an ambush."""
+    from game.rulesets.d20.calculator_ambush import ACTIONS   # it builds on game.resolve
+
+    return ACTIONS
+
+
 def _inputs(rules: D20Rules, data: Model) -> tuple[Fighter, Fighter, Weapon, Situation]:
     s = data.situation
+    check = Checker()
     if s.attack_type not in rules.p.attack_types:
-        raise Invalid(("situation", "attack_type"),
-                      f"unknown attack type {s.attack_type!r}; known: {', '.join(rules.p.attack_types)}")
+        check.add(("situation", "attack_type"), unknown("attack type", s.attack_type, rules.p.attack_types))
     for index, name in enumerate(s.modifiers):
         if name not in rules.p.hit_modifiers:
-            raise Invalid(("situation", "modifiers", index),
-                          f"unknown modifier {name!r}; known: {', '.join(rules.p.hit_modifiers)}")
+            check.add(("situation", "modifiers", index), unknown("modifier", name, rules.p.hit_modifiers))
     for who in ("attacker", "defender"):
         size = getattr(data, who).size
         if size not in rules.p.sizes:
-            raise Invalid((who, "size"), f"unknown size {size!r}; known: {', '.join(rules.p.sizes)}")
+            check.add((who, "size"), unknown("size", size, rules.p.sizes))
+    if s.reaction != "none" and s.reaction not in rules.p.reactions:
+        check.add(("situation", "reaction"), unknown("reaction", s.reaction, [*rules.p.reactions, "none"]))
+    check.done()
     a, d = (Fighter(**{**f.model_dump(), "reactions": tuple(f.reactions), "resistances": tuple(f.resistances),
                        "weaknesses": tuple(f.weaknesses)}) for f in (data.attacker, data.defender))
     weapon = Weapon(**data.weapon.model_dump())

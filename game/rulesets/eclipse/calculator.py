@@ -10,7 +10,7 @@ from game.content.schema import Name, RulesetSpec, check_dice
 from game.rulesets.eclipse.first import Eclipse1Rules
 from game.rulesets.eclipse.second import Eclipse2Rules
 from game.rulesets.eclipse.core import D100, EclipseRules, Fighter, Outcome, Situation, Weapon, attack_odds
-from game.resolve.inputs import Header, In, Invalid, pairs
+from game.resolve.inputs import Checker, Header, In, pairs, unknown
 from game.resolve.report import Report, mods_text, odds_report
 from game.resolve.rolls import NamedRolls
 
@@ -73,14 +73,14 @@ def rules_for(spec: RulesetSpec) -> EclipseRules:
 
 def _inputs(rules: EclipseRules, data: Model) -> tuple[Fighter, Fighter, Weapon, Situation]:
     s = data.situation
+    check = Checker()
     for key in ("attacker_modifiers", "defender_modifiers"):
         for index, name in enumerate(getattr(s, key)):
             if name not in rules.p.modifiers:
-                raise Invalid(("situation", key, index), f"unknown modifier {name!r}; known: "
-                              f"{', '.join(rules.p.modifiers)}")
+                check.add(("situation", key, index), unknown("modifier", name, rules.p.modifiers))
     if s.range is not None and s.range not in rules.p.range_modifiers:
-        raise Invalid(("situation", "range"), f"unknown range {s.range!r}; known: "
-                      f"{', '.join(rules.p.range_modifiers)}")
+        check.add(("situation", "range"), unknown("range", s.range, rules.p.range_modifiers))
+    check.done()
     fighters = [Fighter(**f.model_dump()) for f in (data.attacker, data.defender)]
     sit = Situation(tuple(s.attacker_modifiers), tuple(s.defender_modifiers), pairs(s.attacker_extra),
                     pairs(s.defender_extra), s.range, s.defense, s.defense_skill, s.full_defense,

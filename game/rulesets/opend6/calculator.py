@@ -9,7 +9,7 @@ from pydantic import AfterValidator, Field, field_validator
 from game.content.schema import Name, RulesetSpec
 from game.rulesets.opend6.odds import opend6_odds
 from game.rulesets.opend6.core import D6Code, D6Roll, Fighter, OpenD6Rules, Outcome, Situation, Weapon
-from game.resolve.inputs import Header, In, Invalid
+from game.resolve.inputs import Checker, Header, In, unknown
 from game.resolve.report import Report, mods_text, odds_report
 from game.resolve.rolls import NamedRolls
 
@@ -72,12 +72,13 @@ def rules_for(spec: RulesetSpec) -> OpenD6Rules:
 
 def _inputs(rules: OpenD6Rules, data: Model) -> tuple[Fighter, Fighter, Weapon, Situation]:
     s = data.situation
+    check = Checker()
     if s.range not in rules.p.range_modifiers:
-        raise Invalid(("situation", "range"), f"unknown range {s.range!r}; known: {', '.join(rules.p.range_modifiers)}")
+        check.add(("situation", "range"), unknown("range", s.range, rules.p.range_modifiers))
     for index, name in enumerate(s.cover):
         if name not in rules.p.cover_modifiers:
-            raise Invalid(("situation", "cover", index),
-                          f"unknown cover {name!r}; known: {', '.join(rules.p.cover_modifiers)}")
+            check.add(("situation", "cover", index), unknown("cover", name, rules.p.cover_modifiers))
+    check.done()
     a, d = (Fighter(**f.model_dump()) for f in (data.attacker, data.defender))
     sit = Situation(s.actions, s.aim_rounds, s.character_points, s.range, tuple(s.cover),
                     s.extra_difficulty, s.defense, s.full_defense, s.defense_actions,

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, TYPE_CHECKING
 
-from pydantic import Discriminator, Field, Tag
+from pydantic import Discriminator, Field, Tag, ValidationInfo, field_validator
 
+from game.content.problems import suggest
 from game.content.schema import FireMode, Name, RulesetSpec, WeaponSpec
 from game.core.dice import DiceCode
 from game.core.odds import AttackOdds, states_of
 from game.rulesets.skirmish.odds import blast_ring_damage, skirmish_hit_damage, skirmish_odds
 from game.rulesets.skirmish.rules import AttackSituation, Combatant, SkirmishRules
-from game.resolve.inputs import Header, In, Invalid
+from game.resolve.inputs import Action, Checker, Header, In, Invalid, context_library, context_rules, unknown
 from game.resolve.report import Report, mods_text, odds_report
 from game.resolve.rolls import NamedDice, NamedRolls
 
@@ -42,6 +43,30 @@ class UnitIn(In):
     armor: ArmorIn | None = None
     morale_modifier: int = 0
 
+    @field_validator("unit")
+    @classmethod
+    def _known_unit(cls, value: str | None, info: ValidationInfo) -> str | None:
+        library = context_library(info)
+        if value is not None and library is not None and value not in library.units:
+            raise ValueError(unknown("unit", value, library.units))
+        return value
+
+    @field_validator("armor")
+    @classmethod
+    def _known_armor(cls, value: object, info: ValidationInfo) -> object:
+        library = context_library(info)
+        if isinstance(value, str) and library is not None and value not in library.armor:
+            raise ValueError(unknown("armor", value, library.armor))
+        return value
+
+
+def known_weapon(value: object, info: ValidationInfo) -> object:
+    """A bundled weapon id must name a weapon of the library (with a "did you mean")."""
+    library = context_library(info)
+    if isinstance(value, str) and library is not None and value not in library.weapons:
+        raise ValueError(unknown("weapon", value, library.weapons))
+    return value
+
 
 class InlineWeapon(WeaponSpec):
     id: str = "inline"
@@ -66,6 +91,14 @@ class SituationIn(In):
     stance: Literal["stand", "crouch", "prone"] = "stand"
     ring: int = Field(default=0, ge=0)
 
+    @field_validator("location")
+    @classmethod
+    def _known_location(cls, value: str, info: ValidationInfo) -> str:
+        rules = context_rules(info)
+        if isinstance(rules, SkirmishRules) and value not in rules.p.hit_locations:
+            raise ValueError(unknown("location", value, rules.p.hit_locations))
+        return value
+
 
 class Model(Header):
     attacker: UnitIn | None = None
@@ -73,15 +106,20 @@ class Model(Header):
     weapon: WeaponIn
     situation: SituationIn = Field(default_factory=SituationIn)
 
+    _weapon = field_validator("weapon")(known_weapon)
+
 
 class Unit:
     """A unit read from the file: bundled numbers with inline ones on top."""
 
-    def __init__(self, data: UnitIn, library: Library, where: str) -> None:
+    def __init__(self, data: UnitIn, library: Library, where: str | tuple[Any, ...]) -> None:
         base = library.units.get(data.unit) if data.unit else None
+        self.base = base
+        loc = where if isinstance(where, tuple) else (where,)
         if data.unit and base is None:
-            raise Invalid((where, "unit"), f"unknown unit {data.unit!r}")
-        self.name = data.name or (base.name if base else where.title())
+            raise Invalid((*loc, "unit"), unknown("unit", data.unit, library.units))
+        default = where.title() if isinstance(where, str) else f"{str(where[0]).rstrip('s').title()} {where[-1] + 1}"
+        self.name = data.name or (base.name if base else default)
         self.hp = data.hp if data.hp is not None else (base.hp if base else 10)
         attrs = {**(base.attributes if base else {}), **data.attributes}
         skills = {**(base.skills if base else {}), **data.skills}
@@ -91,7 +129,7 @@ class Unit:
         self.resist: dict[str, int]
         if isinstance(armor, str):
             if armor not in library.armor:
-                raise Invalid((where, "armor"), f"unknown armor {armor!r}")
+                raise Invalid((*loc, "armor"), unknown("armor", armor, library.armor))
             self.armor_name, self.resist = library.armor[armor].name, dict(library.armor[armor].resist.items())
         else:
             self.armor_name, self.resist = "armor", dict(armor or {})
@@ -105,12 +143,23 @@ def rules_for(spec: RulesetSpec) -> SkirmishRules:
     return SkirmishRules(spec)
 
 
+def actions() -> dict[str, Action]:
+    """What the calculator resolves under skirmish beyond an attack (docs/RESOLVE.md)."""
+    from game.rulesets.skirmish.calculator_actions import ACTIONS   # it builds on this module
+
+    return ACTIONS
+
+
 def _weapon(data: Model, library: Library) -> WeaponSpec:
-    if isinstance(data.weapon, WeaponSpec):
-        return data.weapon
-    if data.weapon not in library.weapons:
-        raise Invalid(("weapon",), f"unknown weapon {data.weapon!r}")
-    return library.weapons[data.weapon]
+    return weapon_of(data.weapon, library, ("weapon",))
+
+
+def weapon_of(weapon: str | WeaponSpec, library: Library, where: tuple[str, ...]) -> WeaponSpec:
+    if isinstance(weapon, WeaponSpec):
+        return weapon
+    if weapon not in library.weapons:
+        raise Invalid(where, unknown("weapon", weapon, library.weapons))
+    return library.weapons[weapon]
 
 
 Setup = tuple[WeaponSpec, "Unit | None", "Unit", "AttackSituation | None", "FireMode | None"]
@@ -121,20 +170,24 @@ def _setup(rules: SkirmishRules, data: Model, library: Library) -> Setup:
     defender = Unit(data.defender, library, "defender")
     if data.situation.type == "blast":
         return weapon, None, defender, None, None
+    check = Checker()
     if data.attacker is None:
-        raise Invalid(("attacker",), "an attack needs an attacker")
-    attacker = Unit(data.attacker, library, "attacker")
+        check.add(("attacker",), "an attack needs an attacker")
     s = data.situation
     modes = {m.name: m for m in weapon.modes}
     mode = modes.get(s.mode) if s.mode else (weapon.modes[0] if weapon.modes else None)
     if s.mode and mode is None:
-        raise Invalid(("situation", "mode"), f"{weapon.name} has no mode {s.mode!r}; it has: {', '.join(modes)}")
-    if mode is None:
-        raise Invalid(("weapon",), "the weapon needs a mode to attack with")
+        check.add(("situation", "mode"), f"{weapon.name} has no mode {s.mode!r}{suggest(s.mode, modes)}; "
+                                         f"it has: {', '.join(modes)}")
+    elif mode is None:
+        check.add(("weapon",), "the weapon needs a mode to attack with")
     if s.aim > weapon.aim_max:
-        raise Invalid(("situation", "aim"), f"{weapon.name} aims to +{weapon.aim_max} at most")
+        check.add(("situation", "aim"), f"{weapon.name} aims to +{weapon.aim_max} at most")
     if s.location not in rules.p.hit_locations:
-        raise Invalid(("situation", "location"), f"unknown location {s.location!r}")
+        check.add(("situation", "location"), unknown("location", s.location, rules.p.hit_locations))
+    check.done()
+    assert data.attacker is not None and mode is not None, "checked above"
+    attacker = Unit(data.attacker, library, "attacker")
     sit = AttackSituation(weapon, mode, s.aim, s.stance, s.location, s.distance, s.cover, s.concealed,
                           s.running, s.moved_rough, s.dropped_flat, weapon.kind == "melee")
     return weapon, attacker, defender, sit, mode

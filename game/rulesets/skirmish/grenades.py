@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import cast
 
 from game.core import components as c
 from game.core.commands import Throw
-from game.core.dice import DiceCode
-from game.core.events import Exploded, GrenadeThrown
+from game.core.dice import Dice, DiceCode
+from game.core.events import Check, Exploded, GrenadeThrown
 from game.core.grid import Grid
 from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems.health import apply_damage
 from game.core.systems.sight import unit_sees
 from game.content.schema import WeaponSpec
-from game.core.ruleset import DamageRoll, Harm, ThrowOdds
+from game.core.ruleset import Combatant, DamageRoll, Harm, ThrowOdds
 from game.rulesets.skirmish.odds import blast_ring_damage
-from game.rulesets.skirmish.rules import rules_of
+from game.rulesets.skirmish.rules import SkirmishRules, rules_of
 
 Square = tuple[int, int]
 
@@ -65,25 +65,37 @@ def throw(session: Session, cmd: Throw) -> None:
     session.get(uid, c.Loadout).grenades[cmd.grenade] -= 1
     session.get(uid, c.TurnState).aim_level = 0
     session.records[session.side_of(uid)].shots += 1
-    who = session.combatant(uid)
-    untrained = who.skills.get("demolitions", 0) == 0
-    check = rules_of(session).skill_check("demolitions", who, session.dice, half_attribute=untrained)
-    difficulty = math.ceil(distance * session.rules.p.square_meters)
+    rules = rules_of(session)
+    check = throw_check(rules, session.combatant(uid), session.dice)
+    difficulty = throw_difficulty(rules, distance)
     landed, scatter_roll, scatter = at, None, 0
     if check.total < difficulty:
-        landed, scatter_roll, scatter = _scatter(session, pos, at, difficulty - check.total, distance)
+        landed, scatter_roll, scatter = scatter_throw(rules, session.grid, session.dice, pos, at,
+                                                      difficulty - check.total, distance)
     session.emit(GrenadeThrown(uid, cmd.grenade, at, check, difficulty, landed, scatter_roll,
                                scatter, cost), pos, landed, to=(session.side_of(uid),))
     explode(session, uid, grenade.id, landed)
 
 
-def _scatter(session: Session, origin: Square, target: Square, missed_by: int,
-             distance: int) -> tuple[Square, int, int]:
-    """Where a missed throw lands: d10 for the direction (1 = long), the miss for the distance."""
-    p = session.rules.p.grenade
-    roll = session.dice.roll(p.scatter_die)
+def throw_check(rules: SkirmishRules, who: Combatant, dice: Dice) -> Check:
+    """The thrower's Demolitions check: half the attribute when the skill is untrained."""
+    untrained = who.skills.get("demolitions", 0) == 0
+    return rules.skill_check("demolitions", who, dice, half_attribute=untrained)
+
+
+def throw_difficulty(rules: SkirmishRules, distance: int) -> int:
+    """The Demolitions total a throw needs to land where aimed: the distance in meters."""
+    return math.ceil(distance * rules.p.square_meters)
+
+
+def scatter_throw(rules: SkirmishRules, grid: Grid, dice: Dice, origin: Square, target: Square,
+                  missed_by: int, distance: int) -> tuple[Square, int, int]:
+    """Where a missed throw lands: d10 for the direction (1 = long), the miss for the distance.
+    (landed, direction roll, squares scattered)."""
+    p = rules.p.grenade
+    roll = dice.roll(p.scatter_die)
     far = min(missed_by, scatter_cap(distance, p.scatter_cap_fraction))
-    return scattered_to(session.grid, origin, target, roll, far, p.scatter_die), roll, far
+    return scattered_to(grid, origin, target, roll, far, p.scatter_die), roll, far
 
 
 def scatter_cap(distance: int, cap_fraction: float) -> int:
@@ -147,8 +159,11 @@ def ring_dice(code: DiceCode, ring: int, drop: int) -> str:
 
 def _throw_modifier(session: Session, uid: str) -> int:
     """What the thrower's Demolitions check adds to its die (half the attribute untrained)."""
-    rules = rules_of(session)
-    who = session.combatant(uid)
+    return throw_modifier(rules_of(session), session.combatant(uid))
+
+
+def throw_modifier(rules: SkirmishRules, who: Combatant) -> int:
+    """What `throw_check` adds to its die, without rolling."""
     untrained = who.skills.get("demolitions", 0) == 0
     return rules.static_modifier("demolitions", who, [], half_attribute=untrained)
 
@@ -250,11 +265,17 @@ def explode(session: Session, uid: str, grenade_id: str, at: Square) -> None:
     for ring, _, other in sorted(victims):
         if session.get(other, c.Health).state == "dead":
             continue
-        dice = rolls[ring * drop:]
-        rolled = sum(dice) + code.bonus
-        resist = min(rolled, session.get(other, c.Armor).resist.get(grenade.damage_type, 0))
+        resist = session.get(other, c.Armor).resist.get(grenade.damage_type, 0)
         if session.side_of(other) != session.side_of(uid) and not struck:
             session.records[session.side_of(uid)].hits += 1     # one throw, one hit at most
             struck = True
-        apply_damage(session, other, uid, DamageRoll(tuple(dice), rolled, resist, rolled - resist),
+        apply_damage(session, other, uid, ring_damage(code, rolls, ring, drop, resist),
                      grenade.damage_type)
+
+
+def ring_damage(code: DiceCode, rolls: Sequence[int], ring: int, drop: int, resist: int) -> DamageRoll:
+    """What a blast's dice do at ring `ring`: the dice from ring * drop on, less armor."""
+    dice = tuple(rolls[ring * drop:])
+    rolled = sum(dice) + code.bonus
+    resisted = min(rolled, resist)
+    return DamageRoll(dice, rolled, resisted, rolled - resisted)

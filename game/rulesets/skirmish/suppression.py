@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import cast
 
 from game.core import components as c
@@ -12,18 +13,79 @@ from game.core.session import Session
 from game.core.systems.attack import ready_firearm
 from game.core.systems.health import apply_damage
 from game.core.systems.sight import unit_sees
-from game.core.dice import DiceCode
-from game.core.ruleset import AttackSituation, Harm, SuppressOdds
+from game.content.schema import FireMode, WeaponSpec
+from game.core.dice import Dice, DiceCode
+from game.core.ruleset import AttackSituation, Combatant, DamageRoll, Harm, SuppressOdds
 from game.rulesets.skirmish.odds import skirmish_hit_damage
-from game.rulesets.skirmish.rules import rules_of
+from game.rulesets.skirmish.rules import SkirmishRules, rules_of
 
 Square = tuple[int, int]
 
 
 def diameter_for(session: Session, uid: str) -> int:
     rank = session.get(uid, c.Stats).abilities.get("suppressive_fire", 0)
-    table = session.rules.p.suppression.diameter_by_rank
+    return diameter_of(rules_of(session), rank)
+
+
+def diameter_of(rules: SkirmishRules, rank: int) -> int:
+    """The circle's diameter for a Suppressive Fire rank (the top row past the table)."""
+    table = rules.p.suppression.diameter_by_rank
     return table.get(rank) or table[max(table)]
+
+
+def fire_mode(weapon: WeaponSpec) -> FireMode:
+    """The mode suppressive fire is laid down in: the weapon's highest rate of fire."""
+    return max(weapon.modes, key=lambda m: m.rof)
+
+
+def fire_situation(weapon: WeaponSpec, stance: str, distance: int, *, running: bool,
+                   moved_rough: bool, dropped_flat: bool) -> AttackSituation:
+    """The suppressor's attack roll: at the circle's centre, torso, no aim bonus."""
+    return AttackSituation(weapon=weapon, mode=fire_mode(weapon), aim_level=0, stance=stance,
+                           location="torso", distance=distance, cover="none", concealed=False,
+                           running=running, moved_rough=moved_rough, dropped_flat=dropped_flat,
+                           melee=False, suppression=True)
+
+
+def dodge_fire(rules: SkirmishRules, who: Combatant, attack_total: int, cover: str,
+               dice: Dice) -> tuple[Check, bool]:
+    """A unit in the circle dodges: its Dodge check, and whether the fire hits it (the attack
+    beats the Dodge). Hit or not, it ends pinned prone if it is still up."""
+    dodge = rules.skill_check("dodge", who, dice, [("cover", rules.p.cover_dodge_bonus[cover])])
+    return dodge, attack_total > dodge.total
+
+
+def fire_damage(rules: SkirmishRules, weapon: WeaponSpec, resist: Mapping[str, int],
+                dice: Dice) -> DamageRoll:
+    """One hit of the fire: the weapon's damage to the torso, less armor."""
+    return rules.damage(weapon.damage, weapon.damage_type, "torso", dict(resist), dice)
+
+
+def break_attempt(rules: SkirmishRules, who: Combatant, attack_total: int, cover: str,
+                  dice: Dice) -> tuple[Check, Check | None, bool]:
+    """A pinned unit tries to break free: Willpower against the suppressor's Aim roll; if it
+    holds, Dodge against the fire (cover counts); both reaching it free the unit. A Dodge that
+    fails is a hit (`fire_damage`). (willpower, dodge or None, broken)."""
+    willpower = rules.skill_check("willpower", who, dice)
+    if willpower.total < attack_total:
+        return willpower, None, False
+    dodge = rules.skill_check("dodge", who, dice, [("cover", rules.p.cover_dodge_bonus[cover])])
+    return willpower, dodge, dodge.total >= attack_total
+
+
+def chance_hit(rules: SkirmishRules, attack_total: int, dodge_mod: int) -> float:
+    """P(`dodge_fire` is a hit) for a unit whose Dodge adds `dodge_mod`, given the attack total."""
+    die = rules.p.die
+    return sum(1 for d in range(1, die + 1) if attack_total > d + dodge_mod) / die
+
+
+def chance_break(rules: SkirmishRules, attack_total: int, willpower_mod: int,
+                 dodge_mod: int) -> tuple[float, float]:
+    """(P(the Willpower holds), P(`break_attempt` frees the unit)) given the attack total."""
+    die = rules.p.die
+    holds = sum(1 for w in range(1, die + 1) if w + willpower_mod >= attack_total) / die
+    dodges = sum(1 for d in range(1, die + 1) if d + dodge_mod >= attack_total) / die
+    return holds, holds * dodges
 
 
 def checked(session: Session, uid: str, at: Square) -> tuple[c.WeaponState, AttackSituation]:
@@ -42,14 +104,10 @@ def checked(session: Session, uid: str, at: Square) -> tuple[c.WeaponState, Atta
     if at == pos:
         raise Illegal(f"{name} cannot suppress the square it stands on.")
     weapon = session.weapons[held.weapon]
-    mode = max(weapon.modes, key=lambda m: m.rof)
     turn = session.get(uid, c.TurnState)
-    sit = AttackSituation(weapon=weapon, mode=mode, aim_level=0,
-                          stance=session.get(uid, c.Posture).stance, location="torso",
-                          distance=session.grid.distance(pos, at), cover="none", concealed=False,
-                          running=session.rules.is_running(turn.move_ap, ap.per_turn),
-                          moved_rough=turn.moved_rough, dropped_flat=turn.dropped_flat,
-                          melee=False, suppression=True)
+    sit = fire_situation(weapon, session.get(uid, c.Posture).stance, session.grid.distance(pos, at),
+                         running=session.rules.is_running(turn.move_ap, ap.per_turn),
+                         moved_rough=turn.moved_rough, dropped_flat=turn.dropped_flat)
     return held, sit
 
 
@@ -124,15 +182,14 @@ def pin(session: Session, uid: str, target: str, attack: Check, weapon_id: str) 
     there, here = session.position(target), session.position(uid)
     assert there is not None and here is not None, "both stand on the map"
     cover = session.grid.cover_against(there, here)
-    dodge = rules_of(session).skill_check("dodge", session.combatant(target), session.dice,
-                                          [("cover", session.rules.p.cover_dodge_bonus[cover])])
-    hit = attack.total > dodge.total
+    dodge, hit = dodge_fire(rules_of(session), session.combatant(target), attack.total, cover,
+                            session.dice)
     square = session.position(target)
     session.emit(SuppressionDodged(target, uid, dodge, hit), square,
                  to=(session.side_of(uid), session.side_of(target)))
     if hit:
-        roll = rules_of(session).damage(weapon.damage, weapon.damage_type, "torso",
-                                        session.get(target, c.Armor).resist, session.dice)
+        roll = fire_damage(rules_of(session), weapon, session.get(target, c.Armor).resist,
+                           session.dice)
         apply_damage(session, target, uid, roll, weapon.damage_type)
     if not session.is_up(target):
         return hit
@@ -147,27 +204,21 @@ def pin(session: Session, uid: str, target: str, attack: Check, weapon_id: str) 
 def try_break(session: Session, uid: str) -> None:
     """Willpower against the suppressor's Aim roll, then Dodge against the fire."""
     pinned = session.get(uid, c.Suppressed)
-    who = session.combatant(uid)
-    willpower = rules_of(session).skill_check("willpower", who, session.dice)
-    dodge = None
-    broken = False
-    if willpower.total >= pinned.attack_total:
-        cover = "none"
-        by_pos = session.position(pinned.by)
-        if by_pos is not None:
-            here = session.position(uid)
-            assert here is not None, "a pinned unit trying to break free stands on the map"
-            cover = session.grid.cover_against(here, by_pos)
-        dodge = rules_of(session).skill_check("dodge", who, session.dice,
-                                              [("cover", session.rules.p.cover_dodge_bonus[cover])])
-        broken = dodge.total >= pinned.attack_total
+    cover = "none"
+    by_pos = session.position(pinned.by)
+    if by_pos is not None:
+        here = session.position(uid)
+        assert here is not None, "a pinned unit trying to break free stands on the map"
+        cover = session.grid.cover_against(here, by_pos)
+    willpower, dodge, broken = break_attempt(rules_of(session), session.combatant(uid),
+                                             pinned.attack_total, cover, session.dice)
     session.emit(SuppressionTested(uid, pinned.by, willpower, dodge, pinned.attack_total, broken),
                  session.position(uid), to=(session.side_of(uid), session.side_of(pinned.by)))
     if broken:
         session.remove(uid, c.Suppressed)
     elif dodge is not None:
         weapon = session.weapons[pinned.weapon]
-        roll = rules_of(session).damage(weapon.damage, weapon.damage_type, "torso",
-                                        session.get(uid, c.Armor).resist, session.dice)
+        roll = fire_damage(rules_of(session), weapon, session.get(uid, c.Armor).resist,
+                           session.dice)
         apply_damage(session, uid, pinned.by, roll, weapon.damage_type)
 
