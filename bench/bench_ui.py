@@ -123,6 +123,26 @@ async def bench_cursor() -> None:
             lines.append(view.rows_painted - rows_before)
         figures("cursor move (handler + changed lines)", samples[1:], 1)
         print(f"{'':<38} map rows repainted per move: {statistics.median(lines):g}")
+        for name, start_aiming in (("grenade", screen.action_throw),
+                                   ("suppressive fire", screen.action_suppress)):
+            start_aiming()
+            await pilot.pause()
+            if screen.area is None:
+                print(f"{'aiming ' + name:<38} not offered to this unit")
+                continue
+            samples = []
+            for run in range(RUNS + 1):
+                if run % 8 == 0:
+                    step = -step
+                start = time.perf_counter()
+                screen.action_cursor(step, 0)   # the preview is asked again, the card redrawn
+                top = round(view.scroll_offset.y) - view.padding_cells()[1]
+                for row in view.last_changed:
+                    view.render_line(row - top)
+                samples.append(time.perf_counter() - start)
+            figures(f"cursor move aiming {name}", samples[1:], 16)
+            screen.action_cancel()
+            await pilot.pause()
 
 
 def bench_startup() -> None:
