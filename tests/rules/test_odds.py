@@ -73,9 +73,12 @@ def d100_test(r: np.ndarray, target: int) -> tuple[np.ndarray, np.ndarray]:
     return success, success & (r % 11 == 0)
 
 
-def opposed(a: np.ndarray, d: np.ndarray, at: int, dt: int) -> tuple[np.ndarray, np.ndarray]:
+def opposed(a: np.ndarray, d: np.ndarray, at: int, dt: int,
+            criticals_win: bool = True) -> tuple[np.ndarray, np.ndarray]:
     sa, ca = d100_test(a, at)
     sd, cd = d100_test(d, dt)
+    if not criticals_win:
+        return sa & (~sd | (a > d)), ca
     return sa & (~sd | (ca & ~cd) | ((ca == cd) & (a > d))), ca
 
 
@@ -119,7 +122,7 @@ RAIL = Weapon("rail pistol", "kinetic_weapons", "2d10+2", armor_penetration=-3)
 def test_eclipse1_odds_against_a_simulation() -> None:
     rng = np.random.default_rng(3)
     a, d = rng.integers(0, 100, N), rng.integers(0, 100, N)
-    hit, crit = opposed(a, d, 65, 22)
+    hit, crit = opposed(a, d, 65, 22, criticals_win=False)   # 1e: the higher roll wins
     bonus = np.where(a >= 60, 10, np.where(a >= 30, 5, 0))
     dv = rng.integers(1, 11, (N, 2)).sum(1) + 2 + bonus
     damage = np.where(hit, np.maximum(0, dv - np.where(crit, 0, 5)), 0)
