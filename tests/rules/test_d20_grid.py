@@ -236,6 +236,24 @@ def test_a_held_action_adds_one_to_the_reaction():
         assert fight.session.dice.forced_left == 0
 
 
+def test_a_critical_dodge_must_also_beat_the_critical_hit_test():
+    """Seed 003: against a critical hit, a reaction succeeds "only ... if the reaction is
+    critical as well", and a dodge succeeds when "above your opponent's hit test". The
+    Thrasher's natural 20 + STR 5 = 25 is critical; Devin's natural 20 + DEX 3 + 2 held = 25
+    is critical but not above: the claws land (2 x 4 + 5 = 13)."""
+    with battle([(devin(reactions=("dodge",)), (2, 3))], [(thrasher(str_=5), (3, 3))],
+                initiative=(20, 1)) as fight:
+        ok(fight.submit(EndTurn("red-1")))
+        assert cond(fight, "red-1").held == 2
+        fight.session.dice.force(20, 20, 4, 1)         # hit, dodge, 1d6 damage, rending effect
+        events = ok(fight.submit(Attack("blue-1", "red-1", "basic")))
+        attack = of(events, AttackResolved)[0]
+        assert attack.hit and attack.attack.total == 25
+        assert "Devin dodges 20+5 = 25: too low" in attack.detail, attack.detail
+        assert of(events, Damaged)[0].taken == 13
+        assert fight.session.dice.forced_left == 0
+
+
 def test_one_reaction_between_two_turns():
     """Two Thrashers attack Devin in one round: he dodges the first (and fails), not the second;
     at his next turn his reaction comes back."""

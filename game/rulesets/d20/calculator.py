@@ -112,8 +112,14 @@ def resolve(rules: D20Rules, data: Model, rolls: NamedRolls, library: Library) -
     if out.reaction is not None:
         natural, total, stopped = out.reaction
         if out.critical:
-            why = (f"a natural {natural} is a critical reaction, which stops a critical hit" if stopped
-                   else "only a critical reaction stops a critical hit")
+            if stopped:
+                why = (f"a natural {natural} is a critical reaction, and above the hit test "
+                       f"{out.hit_test}: it stops a critical hit")
+            elif total > out.hit_test:
+                why = "above the hit test, but only a critical reaction stops a critical hit"
+            else:
+                why = (f"not above the hit test {out.hit_test} (a critical hit needs a critical "
+                       "reaction above it)")
         else:
             why = f"{'above' if stopped else 'not above'} the hit test {out.hit_test}"
         report.step(f"Reaction ({sit.reaction}): {natural} + modifiers = {total}; {why}.")

@@ -4,7 +4,7 @@ Initiative is d20 + DEX (ties: DEX, then d6 roll-offs). A turn is two Actions an
 Action. An attack's hit test is d20 + modifiers against the target's Armor Rating; a natural
 roll in the weapon's critical range goes through armor and doubles the weapon dice. A target
 may react (dodge, parry, riposte, counterspell, rebound) with d20 + DEX above the hit test; a
-critical can only be stopped by a critical reaction. Resistance halves damage, weakness
+critical is stopped only by a reaction that is critical as well as above the hit test. Resistance halves damage, weakness
 doubles it; criticals may inflict statuses by damage type. Numbers: content/rulesets/d20.yaml.
 """
 
@@ -234,10 +234,14 @@ class D20Rules:
         return critical or reaches, critical
 
     def reaction_stops(self, natural: int, total: int, hit_test: int, critical: bool) -> bool:
-        """Above the hit test; against a critical hit, only a critical reaction (which then stops it)."""
-        if critical:
-            return natural >= self.p.reaction_critical
-        return total > hit_test
+        """Above the hit test; against a critical hit, the reaction must also be critical.
+
+        "Actions that stop, dodge, or redirect attacks that were critical on their hit tests
+        only succeed if the reaction is critical as well": a critical reaction is what a
+        reaction needs besides beating the hit test, not a success of its own.
+        """
+        above = total > hit_test
+        return above and natural >= self.p.reaction_critical if critical else above
 
     def can_react(self, defender: Fighter, weapon: Weapon, sit: Situation) -> str | None:
         """Why the chosen reaction cannot be made, or None if it can."""
@@ -341,8 +345,8 @@ class D20Rules:
                     code = DiceCode.parse(dice)
                     retaliation = sum(roll("retaliation", 1, code.sides)
                                       for _ in range(code.count)) + code.bonus
-                why = (f"critical {sit.reaction} stops the critical hit" if critical
-                       else f"{sit.reaction} {r_total} beats hit test {test}")
+                why = (f"critical {sit.reaction} {r_total} beats the critical hit test {test}"
+                       if critical else f"{sit.reaction} {r_total} beats hit test {test}")
                 return Outcome(hit=False, reason=why,
                                reaction=reaction, retaliation=retaliation, **base)
         hits = self.hits_for(kind, weapon, test - defender.armor_rating)
