@@ -48,6 +48,8 @@ def melee(ident: str, name: str, damage: str, damage_type: str, **extra) -> Weap
 SWORD = melee("sword", "Sword", "1d8", "slashing", crit_range=19)
 CLAWS = melee("claws", "Claws", "1d6", "rending")
 MAUL = melee("maul", "Aether maul", "1d6", "aether")
+SPARK = melee("spark", "Spark baton", "1d4", "lightning")
+FROST = melee("frost", "Frost brand", "1d4", "cold")
 HIDE = ArmorSpec(id="hide", name="Hide",
                  rules={"d20": {"armor_rating": 2, "resistances": ["slashing"]}})
 
@@ -84,7 +86,7 @@ def battle(red, blue, *, initiative=(), rows=OPEN, seed: int = 1,
     setup = b.setup(rows, {"red": red, "blue": blue}, ambush=ambush)
     setup = BattleSetup.model_validate({
         **setup.model_dump(), "ruleset": ruleset().model_dump(),
-        "weapons": [w.model_dump() for w in (PISTOL, RIFLE, SWORD, CLAWS, MAUL)],
+        "weapons": [w.model_dump() for w in (PISTOL, RIFLE, SWORD, CLAWS, MAUL, SPARK, FROST)],
         "armor": [HIDE.model_dump()]})
     dice = Dice(seed)
     dice.force(*initiative)
@@ -518,13 +520,43 @@ def test_damage_ends_a_stun():
         assert (ended.status, ended.turns, ended.detail) == ("stunned", 0, "4 damage ends the stun")
 
 
-def test_a_shock_costs_an_action():
-    with battle([(devin(), (2, 3))], [(thrasher(), (8, 3))], initiative=(20, 1)) as fight:
-        fight.session.use()
-        fight.session.get("blue-1", c.Condition).statuses["shocked"] = 1
+def test_a_shock_costs_an_action_at_the_next_turn():
+    """Seed 003: "Shocked - Target loses One Action at their next turn." Devin's natural 20
+    with a spark baton (lightning: shocked on a d20 of 16 or more) shocks the Thrasher: its
+    next turn has One Action; the one after has both."""
+    with battle([(devin(weapons=("spark",)), (2, 3))], [(thrasher(), (3, 3))],
+                initiative=(20, 1)) as fight:
+        fight.session.dice.force(20, 1, 16)               # hit, 1d4 damage, critical effect
+        events = ok(fight.submit(Attack("red-1", "blue-1", "basic")))
+        assert of(events, StatusChanged)[0].status == "shocked"
         events = ok(fight.submit(EndTurn("red-1")))
         assert unit_info(fight, "blue-1").ap == 1
-        assert of(events, StatusChanged)[0].detail == "shocked: 1 Action lost this turn"
+        assert "shocked: 1 Action lost this turn" in [e.detail for e in of(events, StatusChanged)]
+        ok(fight.submit(EndTurn("blue-1")))
+        ok(fight.submit(EndTurn("red-1")))
+        assert unit_info(fight, "blue-1").ap == 2
+
+
+def test_frost_takes_half_an_action_once_and_halves_the_speed_for_its_duration():
+    """Seed 003: "Frozen - Target loses a half action during their next turn. Movement speed
+    is halved (rounded down) for Xd4 turns." A cold critical freezes the Thrasher for 3 turns
+    (the 1d4 shows 3): its next turn loses half an Action (One Action on a grid of whole
+    Actions), the two after lose nothing, and all three move at half speed: (5 + 2 // 2) // 2
+    = 3 squares; the fourth turn is back to 6."""
+    with battle([(devin(weapons=("frost",)), (2, 3))], [(thrasher(), (3, 3))],
+                initiative=(20, 1)) as fight:
+        fight.session.dice.force(20, 1, 16, 3)            # hit, damage, effect, 1d4 turns
+        ok(fight.submit(Attack("red-1", "blue-1", "basic")))
+        assert cond(fight, "blue-1").statuses["frozen"] == 3
+        aps, speeds = [], []
+        for _ in range(4):
+            ok(fight.submit(EndTurn("red-1")))
+            assert fight.session.active == "blue-1"
+            aps.append(unit_info(fight, "blue-1").ap)
+            speeds.append(fight.session.rules.speed(fight.session, "blue-1"))
+            ok(fight.submit(EndTurn("blue-1")))
+        assert aps == [1, 2, 2, 2]
+        assert speeds == [3, 3, 3, 6]
 
 
 def test_frost_halves_the_speed():
@@ -535,7 +567,7 @@ def test_frost_halves_the_speed():
         assert reach(fight, "red-1").cost((5, 3)) == 1 and reach(fight, "red-1").cost((6, 3)) == 2
 
 
-def test_frost_takes_half_an_action_a_turn_the_halves_adding_up():
+def test_statuses_that_take_actions_every_turn_add_up_their_shares():
     assert [turn_share(0.5, t) for t in (4, 3, 2, 1)] == [0, 1, 0, 1]
     assert [turn_share(1, t) for t in (2, 1)] == [1, 1]
     assert turn_share(2, 2) == 2

@@ -58,6 +58,10 @@ class CritEffect(_P):
 class Status(_P):
     damage: str | None = None
     actions_lost: float = 0
+    # "each_turn": Actions lost on every turn under the status (stunned); "next_turn": only on
+    # the bearer's next turn after it is inflicted (shocked, frozen), whatever the duration.
+    lost_on: Literal["each_turn", "next_turn"] = "each_turn"
+    speed_divisor: int = Field(default=1, ge=1)   # movement speed divided (rounded down) for the duration
     hit_bonus: int = 0
     duration: str | int = "1d4"
     ends_on_damage: bool = False

@@ -73,6 +73,10 @@ class D20Grid(GridRules):
     def __init__(self, spec: Any) -> None:
         super().__init__(spec)
         self._initiative: dict[str, tuple[Check, tuple]] | None = None
+        # Actions a "next_turn" status (shocked, frozen) takes at its bearer's next turn, by
+        # unit and status: set when the critical lands, spent when that turn begins. A replay
+        # of the battle's commands rebuilds it, as it does the initiative.
+        self._next_turn_loss: dict[str, dict[str, float]] = {}
 
     # --- taken from the modules beside this one ------------------------------------------
 
@@ -204,9 +208,15 @@ class D20Grid(GridRules):
         super().after_action(session, uid, command)
 
     def speed(self, session: Session, uid: str) -> int:
-        """5 + DEX / 2 squares; halved (rounded down) while frozen."""
+        """5 + DEX / 2 squares; divided (rounded down) by a status's `speed_divisor` for as long
+        as it lasts (frozen: halved)."""
         squares = super().speed(session, uid)
-        return squares // 2 if "frozen" in session.get(uid, c.Condition).statuses else squares
+        table = self.core.p.statuses
+        for name in session.get(uid, c.Condition).statuses:
+            status = table.get(name)
+            if status is not None and status.speed_divisor > 1:
+                squares //= status.speed_divisor
+        return squares
 
     # --- the situation ------------------------------------------------------------------------
 
@@ -347,6 +357,10 @@ class D20Grid(GridRules):
             self.set_status(session, target, out.status, turns,
                             f"critical {weapon.damage_type} hit: {out.status} for "
                             f"{out.status_turns} turn{many}")
+            status = self.core.p.statuses.get(out.status)
+            if status is not None and status.lost_on == "next_turn" and status.actions_lost:
+                pending = self._next_turn_loss.setdefault(target, {})
+                pending[out.status] = max(pending.get(out.status, 0.0), status.actions_lost)
         if out.armor_loss:
             armor = self.armor_profile(session, target)
             cond = session.get(target, c.Condition)
