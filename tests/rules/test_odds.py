@@ -200,7 +200,7 @@ def test_d20_odds_against_a_simulation() -> None:
     natural, reaction = rng.integers(1, 21, N), rng.integers(1, 21, N)
     test = natural + 3
     crit = natural >= 19
-    stopped = np.where(crit, reaction == 20, reaction + 1 > test)
+    stopped = (reaction + 1 > test) & np.where(crit, reaction == 20, True)   # critical and above
     hit = (crit | (test >= 14)) & ~stopped
     damage = np.where(hit, rng.integers(1, 9, N) * np.where(crit, 2, 1) + 3, 0)
     agree(damage, hit, d20_odds(D20, DEVIN, THRASHER, SWORD, DS(reaction="dodge")), (4, 11, 15))
