@@ -210,3 +210,56 @@ def test_the_calculator_agrees_on_a_critical_reaction(tmp_path) -> None:
     assert result["critical"] and result["hit"] and result["damage_applied"] == 10
     code, text = main_resolve(str(path), as_json=False, odds=False)
     assert "not above the hit test 22" in text
+
+
+@pytest.mark.parametrize("size, face, damage", [
+    ("giant", 4, 4 + 3 + 3),       # 1d6 + Str + Str
+    ("huge", 4, 4 + 3 + 2),        # 1d6 + Str + 2
+    ("large", 3, 3 + 3 + 2),       # 1d4 + Str + 2
+    ("medium", 3, 3 + 3),          # 1d4 + Str
+    ("small", 3, 3),               # 1d4
+    ("tiny", 3, 3),                # 1d4
+    ("flea", 3, 1),                # 1d4 / 2 (rounded down)
+])
+def test_unarmed_damage_by_size(size: str, face: int, damage: int) -> None:
+    """Seed 003, Unarmed Combat: "the weapon damage is determined by size via the following
+    list" (Giant 1d6 + Str + Str ... Flee 1d4 / 2). A STR 3 puncher of each size."""
+    puncher = Fighter("Puncher", {"str": 3}, size=size)
+    out = RULES.attack(puncher, Fighter("Target"), RULES.unarmed(size), Situation(),
+                       Fixed(hit=15, damage=[face]))
+    assert out.hit and out.damage_applied == damage
+
+
+def test_a_large_punch_odds_by_enumeration() -> None:
+    """Exact odds of a large STR 3 punch at AR 10: hits on 7-20 (d20 + 3 >= 10), a natural 20
+    doubling the 1d4 before STR and the +2 are added."""
+    from fractions import Fraction
+
+    from game.rulesets.d20.odds import d20_odds
+    puncher = Fighter("Brute", {"str": 3}, size="large")
+    by_hand: dict[int, Fraction] = {0: Fraction(6, 20)}
+    for natural in range(7, 21):
+        for face in range(1, 5):
+            dealt = (2 * face if natural == 20 else face) + 3 + 2
+            by_hand[dealt] = by_hand.get(dealt, Fraction(0)) + Fraction(1, 20 * 4)
+    odds = d20_odds(RULES, puncher, Fighter("Target"), RULES.unarmed("large"), Situation())
+    assert set(odds.damage) == set(by_hand)
+    for dealt, p in by_hand.items():
+        assert odds.damage[dealt] == pytest.approx(float(p), abs=1e-12)
+
+
+def test_the_calculator_punches_by_size(tmp_path) -> None:
+    import json
+
+    from game.resolve.main import main_resolve
+    path = tmp_path / "punch.yaml"
+    path.write_text("ruleset: d20\n"
+                    "attacker: {name: Brute, attributes: {str: 3}, size: large}\n"
+                    "defender: {name: Target}\n"
+                    "weapon: unarmed\n"
+                    "rolls: {hit: 15, damage: [3]}\n", encoding="utf-8")
+    code, text = main_resolve(str(path), as_json=True, odds=False)
+    assert code == 0, text
+    assert json.loads(text)["damage_applied"] == 8
+    code, text = main_resolve(str(path), as_json=False, odds=False)
+    assert "1d4+2 = 3, +2, +3 str" in text, text

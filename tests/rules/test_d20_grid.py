@@ -360,6 +360,23 @@ def test_a_concussive_critical_wears_the_armor_down():
         assert fight.session.rules.fighter(fight.session, "blue-1").armor_rating == 15
 
 
+def test_a_large_unit_punches_harder():
+    """Seed 003, Unarmed Combat: "If you are attacking with bare fists, the weapon damage is
+    determined by size ... Large: 1d4 + Str + 2". A large brute (STR 3) punches the Thrasher:
+    1d4 shows 3, 3 + 3 + 2 = 8 (a medium one would deal 6). The preview's expected damage
+    agrees: (2.5 + 5) per hit."""
+    brute = unit("brute", "Brute", str_=3, weapons=())
+    brute = with_rules(brute, rules={"d20": {**brute.rules["d20"], "size": "large"}})
+    with battle([(brute, (2, 3))], [(thrasher(ar=10), (3, 3))], initiative=(20, 1)) as fight:
+        preview = preview_attack(fight, "red-1", "blue-1", "unarmed", "torso", 0)
+        hit = preview.hit_chance
+        assert preview.expected_damage == pytest.approx(hit * 7.5 + (1 / 20) * 2.5, abs=1e-9)
+        fight.session.dice.force(15, 3)
+        events = ok(fight.submit(Attack("red-1", "blue-1", "unarmed")))
+        assert of(events, AttackResolved)[0].mode == "unarmed"
+        assert of(events, Damaged)[0].taken == 8
+
+
 def test_a_unit_that_asks_chooses_its_reaction_before_the_attack():
     with battle([(devin(reactions=("dodge", "riposte"), weapons=("sword",)), (2, 3))],
                 [(thrasher(), (3, 3))], initiative=(20, 1)) as fight:

@@ -279,8 +279,18 @@ class D20Grid(GridRules):
                         riposte_damage=riposte[0] if riposte else None)
         return sit, why_not
 
-    def weapon_for(self, plan: AttackPlan) -> Weapon:
+    def weapon_for(self, session: Session, plan: AttackPlan) -> Weapon:
+        """The core's weapon for a plan; bare fists hit by the attacker's size."""
+        if plan.weapon.id == self.unarmed_weapon().id:
+            return self.fists(session, plan.attacker)
         return self.weapon(plan.weapon, plan.rof)
+
+    def fists(self, session: Session, uid: str) -> Weapon:
+        """The unit's bare fists: the Unarmed Combat damage of its size (d20.yaml)."""
+        try:
+            return self.core.unarmed(self.unit_profile(session, uid).size)
+        except ValueError as why:
+            raise Illegal(str(why)) from None
 
     # --- attacks ------------------------------------------------------------------------------
 
@@ -291,7 +301,7 @@ class D20Grid(GridRules):
         name = session.get(plan.attacker, c.Unit).name
         if guard_kind(session, plan.attacker) == "defensive_stance":
             raise Illegal(f"{name} is in Defensive Stance: no attack this turn.")
-        self.weapon_for(plan)
+        self.weapon_for(session, plan)
         if plan.weapon.kind != "melee":
             apos, tpos = session.position(plan.attacker), session.position(plan.target)
             assert apos is not None and tpos is not None, "both sides of an attack stand on the map"
@@ -306,7 +316,7 @@ class D20Grid(GridRules):
     def strike(self, session: Session, plan: AttackPlan, reaction: bool, *,
                note: str = "") -> AttackResolved:
         uid, target = plan.attacker, plan.target
-        weapon = self.weapon_for(plan)
+        weapon = self.weapon_for(session, plan)
         attacker, defender = self.fighter(session, uid), self.fighter(session, target)
         sit, why_not = self.situation(session, plan, weapon, defender)
         out = self.core.attack(attacker, defender, weapon, sit, roller_from(session.dice))
@@ -339,10 +349,9 @@ class D20Grid(GridRules):
                    defender: Fighter, weapon: Weapon) -> None:
         target = plan.target
         plain = dataclasses.replace(defender, resistances=(), weaknesses=())
-        bonus = DiceCode.parse(weapon.damage).bonus
         multiplier = self.core.p.attack_types[self.attack_type_of(plan)].damage_multiplier
         for faces, taken in zip(out.damage_rolls, out.damage_rolled, strict=True):
-            raw = self.core.damage_total(sum(faces) + bonus, attacker, weapon, plain,
+            raw = self.core.damage_total(sum(faces), attacker, weapon, plain,
                                          out.critical, multiplier)
             self.damage(session, target, plan.attacker, faces, raw, max(0, raw - taken), taken,
                         weapon.damage_type)
@@ -385,7 +394,7 @@ class D20Grid(GridRules):
     # --- previews -----------------------------------------------------------------------------
 
     def preview(self, session: Session, plan: AttackPlan) -> dict[str, Any]:
-        weapon = self.weapon_for(plan)
+        weapon = self.weapon_for(session, plan)
         attacker = self.fighter(session, plan.attacker)
         defender = self.fighter(session, plan.target)
         sit, _ = self.situation(session, plan, weapon, defender)
