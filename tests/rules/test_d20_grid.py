@@ -212,10 +212,36 @@ def test_dropping_low_is_free_and_keeps_the_move_standing_up_is_an_action():
         assert unit_info(fight, "red-1").ap == 1
         ok(fight.submit(Move("red-1", ((5, 3), (6, 3)))))     # the same move: no new Action
         assert unit_info(fight, "red-1").ap == 1
-        ok(fight.submit(ChangeStance("red-1", "prone")))
+        ok(fight.submit(EndTurn("red-1")))
+        ok(fight.submit(EndTurn("blue-1")))
+        ok(fight.submit(ChangeStance("red-1", "prone")))      # a new turn, a new Free Action
+        assert unit_info(fight, "red-1").ap == 2
         assert action_costs(fight, "red-1").stance[("stand", False)] == 1
         ok(fight.submit(ChangeStance("red-1", "stand")))
+        assert unit_info(fight, "red-1").ap == 1
+
+
+def test_one_free_action_a_turn():
+    """Seed 003, Free Actions: "Typically, you are only allowed one free action per turn, but
+    whether additional free actions can be made is at the GM's discretion." Lowering oneself
+    a second time in a turn is not free: it takes One Action (the stance table's price), and as
+    an Action it ends the move in hand. The next turn has its Free Action again."""
+    with battle([(devin(), (2, 3))], [(thrasher(), (12, 3))], initiative=(20, 1)) as fight:
+        assert fight.session.rules.core.p.free_actions == 1
+        assert action_costs(fight, "red-1").stance[("crouch", False)] == 0
+        ok(fight.submit(Move("red-1", ((3, 3), (4, 3)))))
+        ok(fight.submit(ChangeStance("red-1", "crouch")))              # the Free Action
+        assert unit_info(fight, "red-1").ap == 1
+        assert action_costs(fight, "red-1").stance[("prone", False)] == 1
+        assert action_costs(fight, "red-1").stance[("prone", True)] == 1
+        events = ok(fight.submit(ChangeStance("red-1", "prone")))      # One Action: the last
+        assert [e.ap_cost for e in events if hasattr(e, "ap_cost") and e.unit == "red-1"][0] == 1
         assert fight.session.active == "blue-1"
+        ok(fight.submit(EndTurn("blue-1")))
+        ok(fight.submit(ChangeStance("red-1", "stand")))               # One Action up
+        assert action_costs(fight, "red-1").stance[("crouch", False)] == 0
+        ok(fight.submit(ChangeStance("red-1", "crouch")))              # free again
+        assert unit_info(fight, "red-1").ap == 1
 
 
 # --- reactions ------------------------------------------------------------------------------------

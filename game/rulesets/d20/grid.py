@@ -77,6 +77,8 @@ class D20Grid(GridRules):
         # unit and status: set when the critical lands, spent when that turn begins. A replay
         # of the battle's commands rebuilds it, as it does the initiative.
         self._next_turn_loss: dict[str, dict[str, float]] = {}
+        # Free Actions each unit has taken in its turn under way (lowering its position).
+        self._free_used: dict[str, int] = {}
 
     # --- taken from the modules beside this one ------------------------------------------
 
@@ -198,11 +200,24 @@ class D20Grid(GridRules):
             return self.t.stance_ap.drop_flat
         return super().stance_cost(old, new, False)
 
+    def stance_cost_now(self, session: Session, uid: str, old: str, new: str, drop: bool) -> int:
+        """Lowering one's position is the turn's Free Action while the unit has one left
+        (`free_actions`: "Typically, you are only allowed one free action per turn"). Beyond it,
+        CHOICE: the GM's discretion lets the unit lower itself as an ordinary action, at what the
+        stance table charges for the same change (One Action), rather than refusing it."""
+        cost = self.stance_cost(old, new, drop)
+        if cost or old == new or self._free_used.get(uid, 0) < self.core.p.free_actions:
+            return cost
+        return super().stance_cost(old, new, False)
+
     def after_action(self, session: Session, uid: str, command: Any) -> None:
-        """Every action ends the move in hand, except a free one (lowering one's position)."""
+        """Every action ends the move in hand, except a free one (lowering one's position),
+        which uses up one of the turn's Free Actions."""
         free = isinstance(command, ChangeStance) and any(
             isinstance(e, StanceChanged) and e.unit == uid and e.ap_cost == 0
             for e in session.events)
+        if free:
+            self._free_used[uid] = self._free_used.get(uid, 0) + 1
         if free or getattr(command, "defense", None) == TOTAL_DISENGAGE:
             return                  # Total Disengage brings its own 5-foot step
         super().after_action(session, uid, command)

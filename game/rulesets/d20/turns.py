@@ -69,6 +69,7 @@ def begin_turn(self: D20Grid, session: Session, uid: str) -> str | None:
     cond.held = 0
     cond.reacted_round = 0           # CHOICE: a unit's round runs from its turn to its next
     next_turn = self._next_turn_loss.pop(uid, {})     # this is that next turn, acted or not
+    self._free_used.pop(uid, None)                    # a new turn, a new Free Action
     if why is not None:
         return why
     roll = roller_from(session.dice)
