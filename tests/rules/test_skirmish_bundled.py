@@ -11,7 +11,8 @@ from game.content.loader import load_library
 from game.content.schema import (BattleSetup, MapSpec, ScenarioSpec, SideSpec, SquadMember,
                                  VictorySpec)
 from game.core import components as c
-from game.core.commands import Attack, EndTurn, Move, SetOverwatch, Suppress, Throw
+from game.core.commands import (Attack, ChangeStance, EndTurn, Move, SetOverwatch, Suppress,
+                                Throw)
 from game.core.dice import Dice
 from game.core.events import (AttackResolved, Damaged, Exploded, GrenadeThrown, HealthChanged,
                               MoraleChanged, SuppressionDodged, SuppressionTested)
@@ -69,6 +70,21 @@ def test_hollis_hits_the_trooper_for_four():
         assert shot.ap_cost == 5                  # "with 5 points of AP left, aims ... and fires"
         damage = of(events, Damaged)[0]
         assert (damage.rolled, damage.resisted, damage.taken) == (7, 3, 4)
+
+
+def test_the_olea_trooper_burst_hits_hollis_twice():
+    """"the Olea soldier opens up a tear of automatic fire with his rifle (ROF 8, spread 4). He
+    rolls Aim 7, adds +7 skill/circumstantial modifiers and comes up with a total of 14. Hollis
+    ... only manages to come up with 9 Dodge, and is hit twice (at 14 and at 10)." The bundled
+    trooper's +7: Aim 5, Dexterity +1, crouching +1 (the rifle's accuracy is 0); Hollis's 9:
+    a 4, Dodge 4, Agility +1."""
+    setup = bundled({"olea": [("olea_trooper", (2, 3))], "spacer": [("hollis", (8, 3))]},
+                    ambush="olea")
+    with battle(setup, 5, 5, 7, 4, 1, 1, 1, 1, 1, 1) as b:
+        assert b.submit(ChangeStance("olea-1", "crouch"))
+        shot = of(b.submit(Attack("olea-1", "spacer-1", mode="burst")), AttackResolved)[0]
+        assert (shot.attack.total, shot.defense.total, shot.hits) == (14, 9, 2)
+        assert shot.weapon == "olea_rifle"
 
 
 def test_maires_burst_hits_twice_and_the_heavy_armor_stops_both():
