@@ -140,7 +140,7 @@ def _upkeep(b: Board, base: float) -> list[Option]:
             value = 6.0 if me.info.ammo == 0 else 1.5 * empty - 0.3
             out.append(Option(base + value, "reload", Reload(me.uid)))
     if me.info.stance == "stand" and "pinned" not in me.info.statuses:
-        if me.info.ap >= s.rules.stance_cost("stand", "crouch", False):
+        if me.info.ap >= s.rules.stance_cost_now(s, me.uid, "stand", "crouch", False):
             out.append(Option(base + shooting.CROUCH_VALUE, "crouch", ChangeStance(me.uid, "crouch")))
     return out
 

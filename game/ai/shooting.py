@@ -56,7 +56,8 @@ def shots_here(b: Board) -> list[tuple[float, str, Command]]:
         stances += STEADIER.get(me.info.stance, [])
     out = []
     for stance in stances:
-        cost = a.rules.stance_cost(me.info.stance, stance, False)
+        s = b.battle.session
+        cost = s.rules.stance_cost_now(s, me.uid, me.info.stance, stance, False)
         shift = a.attack_total(me, stance, False, False) - a.attack_total(me, me.info.stance, False, False)
         best = _first_shot(b, targets, shift, me.info.ap - cost, 0 if cost else aim_now)
         if best is None:

@@ -309,7 +309,7 @@ def action_costs(battle: Battle, uid: str) -> ActionCosts:
                 for level in range(weapon.aim_max + 1)) if weapon else (0,)
     special = rules.special_costs(s, uid)
     return ActionCosts(
-        stance={(new, drop): rules.stance_cost(stance, new, drop)
+        stance={(new, drop): rules.stance_cost_now(s, uid, stance, new, drop)
                 for new in c.STANCES for drop in (False, True) if new != stance and (not drop or new == "prone")},
         modes={m.name: m.ap for m in weapon.modes} if weapon else {},
         aim=aim,

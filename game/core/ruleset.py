@@ -223,6 +223,11 @@ class Ruleset:
     def stance_cost(self, old: str, new: str, drop: bool) -> int:
         return 0
 
+    def stance_cost_now(self, session: Session, uid: str, old: str, new: str, drop: bool) -> int:
+        """What the change costs this unit now, in its turn so far (a ruleset may limit free
+        actions a turn); `stance_cost` is the price on its own."""
+        return self.stance_cost(old, new, drop)
+
     def aim_cost(self, weapon: WeaponSpec, level: int, quick_aim: bool) -> int:
         return 0
 

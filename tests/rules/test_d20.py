@@ -63,8 +63,56 @@ def test_reactions() -> None:
     assert held.reaction == (14, 16, True)
     crit = RULES.attack(ARIK, THRASHER, PISTOL, sit, Fixed(hit=20, reaction=19, damage=[2], critical_effect=3))
     assert crit.critical and crit.hit                                         # needs a critical
-    crit = RULES.attack(ARIK, THRASHER, PISTOL, sit, Fixed(hit=20, reaction=20))
-    assert not crit.hit
+    nimble = Fighter("Nimble Thrasher", {"dex": 3}, armor_rating=14, reactions=("dodge",))
+    crit = RULES.attack(ARIK, nimble, PISTOL, sit, Fixed(hit=20, reaction=20))
+    assert crit.reaction == (20, 23, True) and not crit.hit                   # critical and 23 > 22
+
+
+def test_a_critical_hit_is_stopped_only_by_a_critical_reaction_above_it() -> None:
+    """Seed 003, Responding to Attacks: "Actions that stop, dodge, or redirect attacks that
+    were critical on their hit tests only succeed if the reaction is critical as well." The
+    reaction still has to succeed: "If the value is above your opponent's hit test, you dodge."
+    Arik's natural 20 + DEX 2 = 22; the Thrasher's natural 20 + DEX 1 = 21 is critical but not
+    above 22, so the critical hit lands (a natural 20 used to stop any critical)."""
+    sit = Situation(reaction="dodge")
+    out = RULES.attack(ARIK, THRASHER, PISTOL, sit, Fixed(hit=20, reaction=20, damage=[5],
+                                                          critical_effect=1))
+    assert (out.hit_test, out.critical) == (22, True)
+    assert out.reaction == (20, 21, False) and out.hit and out.damage_applied == 10
+    # Two held Actions (+2) take the critical dodge to 23, above 22: stopped.
+    held = RULES.attack(ARIK, THRASHER, PISTOL, Situation(reaction="dodge", held_actions=2),
+                        Fixed(hit=20, reaction=20))
+    assert held.reaction == (20, 23, True) and not held.hit
+    assert held.reason == "critical dodge 23 beats the critical hit test 22"
+    # Above the hit test but not critical: the critical hit lands all the same.
+    quick = Fighter("Quick Thrasher", {"dex": 9}, armor_rating=14, reactions=("dodge",))
+    out = RULES.attack(ARIK, quick, PISTOL, sit, Fixed(hit=20, reaction=19, damage=[5],
+                                                       critical_effect=1))
+    assert out.reaction == (19, 28, False) and out.hit
+
+
+def test_critical_reaction_odds_by_enumeration() -> None:
+    """Exact odds: every hit roll and reaction roll enumerated by hand against d20_odds.
+    Arik (DEX 2, crit 20) at AR 14, a dodge at DEX +1 with two held Actions (+3 in all)."""
+    from fractions import Fraction
+
+    from game.rulesets.d20.odds import d20_odds
+    sit = Situation(reaction="dodge", held_actions=2)
+    p = Fraction(0)
+    for hit in range(1, 21):
+        test = hit + 2
+        critical = hit == 20
+        if not (critical or test >= 14):
+            continue
+        for react in range(1, 21):
+            total = react + 3
+            stopped = total > test and (react == 20 if critical else True)
+            p += Fraction(0 if stopped else 1, 400)
+    # By hand: non-critical hits 12-19 (tests 14-21) are stopped by reactions above them;
+    # the critical (test 22) only by the natural 20 (23 > 22): 19 of 20 reactions fail.
+    assert p == sum(Fraction(test - 3, 400) for test in range(14, 22)) + Fraction(19, 400)
+    odds = d20_odds(RULES, ARIK, THRASHER, PISTOL, sit)
+    assert odds.p_hit == pytest.approx(float(p), abs=1e-12)
 
 
 def test_reactions_that_cannot_be_made() -> None:
@@ -139,3 +187,79 @@ def test_turn_budget_statuses_and_ambush() -> None:
     assert RULES.ambush(ARIK, THRASHER, 2, 1, Fixed(stealth=10, awareness=12))[2] is True   # 14 > 13
     with pytest.raises(ValueError, match="defensive_stance is not an attack"):
         RULES.attack_type("defensive_stance", SWORD)
+
+
+def test_the_calculator_agrees_on_a_critical_reaction(tmp_path) -> None:
+    """`skirmish resolve` (the d20 calculator) reads the same rule from the core: a critical
+    dodge of 21 does not stop a critical hit test of 22."""
+    import json
+
+    from game.resolve.main import main_resolve
+    path = tmp_path / "crit.yaml"
+    path.write_text("ruleset: d20\n"
+                    "attacker: {name: Arik, attributes: {dex: 2}}\n"
+                    "defender: {name: Thrasher, attributes: {dex: 1}, armor_rating: 14, hp: 30,"
+                    " reactions: [dodge]}\n"
+                    "weapon: {name: pistol, damage: 1d8, damage_type: piercing, style: ranged}\n"
+                    "situation: {reaction: dodge}\n"
+                    "rolls: {hit: 20, reaction: 20, damage: [5], critical_effect: 1}\n",
+                    encoding="utf-8")
+    code, text = main_resolve(str(path), as_json=True, odds=False)
+    assert code == 0, text
+    result = json.loads(text)
+    assert result["critical"] and result["hit"] and result["damage_applied"] == 10
+    code, text = main_resolve(str(path), as_json=False, odds=False)
+    assert "not above the hit test 22" in text
+
+
+@pytest.mark.parametrize("size, face, damage", [
+    ("giant", 4, 4 + 3 + 3),       # 1d6 + Str + Str
+    ("huge", 4, 4 + 3 + 2),        # 1d6 + Str + 2
+    ("large", 3, 3 + 3 + 2),       # 1d4 + Str + 2
+    ("medium", 3, 3 + 3),          # 1d4 + Str
+    ("small", 3, 3),               # 1d4
+    ("tiny", 3, 3),                # 1d4
+    ("flea", 3, 1),                # 1d4 / 2 (rounded down)
+])
+def test_unarmed_damage_by_size(size: str, face: int, damage: int) -> None:
+    """Seed 003, Unarmed Combat: "the weapon damage is determined by size via the following
+    list" (Giant 1d6 + Str + Str ... Flee 1d4 / 2). A STR 3 puncher of each size."""
+    puncher = Fighter("Puncher", {"str": 3}, size=size)
+    out = RULES.attack(puncher, Fighter("Target"), RULES.unarmed(size), Situation(),
+                       Fixed(hit=15, damage=[face]))
+    assert out.hit and out.damage_applied == damage
+
+
+def test_a_large_punch_odds_by_enumeration() -> None:
+    """Exact odds of a large STR 3 punch at AR 10: hits on 7-20 (d20 + 3 >= 10), a natural 20
+    doubling the 1d4 before STR and the +2 are added."""
+    from fractions import Fraction
+
+    from game.rulesets.d20.odds import d20_odds
+    puncher = Fighter("Brute", {"str": 3}, size="large")
+    by_hand: dict[int, Fraction] = {0: Fraction(6, 20)}
+    for natural in range(7, 21):
+        for face in range(1, 5):
+            dealt = (2 * face if natural == 20 else face) + 3 + 2
+            by_hand[dealt] = by_hand.get(dealt, Fraction(0)) + Fraction(1, 20 * 4)
+    odds = d20_odds(RULES, puncher, Fighter("Target"), RULES.unarmed("large"), Situation())
+    assert set(odds.damage) == set(by_hand)
+    for dealt, p in by_hand.items():
+        assert odds.damage[dealt] == pytest.approx(float(p), abs=1e-12)
+
+
+def test_the_calculator_punches_by_size(tmp_path) -> None:
+    import json
+
+    from game.resolve.main import main_resolve
+    path = tmp_path / "punch.yaml"
+    path.write_text("ruleset: d20\n"
+                    "attacker: {name: Brute, attributes: {str: 3}, size: large}\n"
+                    "defender: {name: Target}\n"
+                    "weapon: unarmed\n"
+                    "rolls: {hit: 15, damage: [3]}\n", encoding="utf-8")
+    code, text = main_resolve(str(path), as_json=True, odds=False)
+    assert code == 0, text
+    assert json.loads(text)["damage_applied"] == 8
+    code, text = main_resolve(str(path), as_json=False, odds=False)
+    assert "1d4+2 = 3, +2, +3 str" in text, text

@@ -48,6 +48,8 @@ def melee(ident: str, name: str, damage: str, damage_type: str, **extra) -> Weap
 SWORD = melee("sword", "Sword", "1d8", "slashing", crit_range=19)
 CLAWS = melee("claws", "Claws", "1d6", "rending")
 MAUL = melee("maul", "Aether maul", "1d6", "aether")
+SPARK = melee("spark", "Spark baton", "1d4", "lightning")
+FROST = melee("frost", "Frost brand", "1d4", "cold")
 HIDE = ArmorSpec(id="hide", name="Hide",
                  rules={"d20": {"armor_rating": 2, "resistances": ["slashing"]}})
 
@@ -84,7 +86,7 @@ def battle(red, blue, *, initiative=(), rows=OPEN, seed: int = 1,
     setup = b.setup(rows, {"red": red, "blue": blue}, ambush=ambush)
     setup = BattleSetup.model_validate({
         **setup.model_dump(), "ruleset": ruleset().model_dump(),
-        "weapons": [w.model_dump() for w in (PISTOL, RIFLE, SWORD, CLAWS, MAUL)],
+        "weapons": [w.model_dump() for w in (PISTOL, RIFLE, SWORD, CLAWS, MAUL, SPARK, FROST)],
         "armor": [HIDE.model_dump()]})
     dice = Dice(seed)
     dice.force(*initiative)
@@ -210,10 +212,36 @@ def test_dropping_low_is_free_and_keeps_the_move_standing_up_is_an_action():
         assert unit_info(fight, "red-1").ap == 1
         ok(fight.submit(Move("red-1", ((5, 3), (6, 3)))))     # the same move: no new Action
         assert unit_info(fight, "red-1").ap == 1
-        ok(fight.submit(ChangeStance("red-1", "prone")))
+        ok(fight.submit(EndTurn("red-1")))
+        ok(fight.submit(EndTurn("blue-1")))
+        ok(fight.submit(ChangeStance("red-1", "prone")))      # a new turn, a new Free Action
+        assert unit_info(fight, "red-1").ap == 2
         assert action_costs(fight, "red-1").stance[("stand", False)] == 1
         ok(fight.submit(ChangeStance("red-1", "stand")))
+        assert unit_info(fight, "red-1").ap == 1
+
+
+def test_one_free_action_a_turn():
+    """Seed 003, Free Actions: "Typically, you are only allowed one free action per turn, but
+    whether additional free actions can be made is at the GM's discretion." Lowering oneself
+    a second time in a turn is not free: it takes One Action (the stance table's price), and as
+    an Action it ends the move in hand. The next turn has its Free Action again."""
+    with battle([(devin(), (2, 3))], [(thrasher(), (12, 3))], initiative=(20, 1)) as fight:
+        assert fight.session.rules.core.p.free_actions == 1
+        assert action_costs(fight, "red-1").stance[("crouch", False)] == 0
+        ok(fight.submit(Move("red-1", ((3, 3), (4, 3)))))
+        ok(fight.submit(ChangeStance("red-1", "crouch")))              # the Free Action
+        assert unit_info(fight, "red-1").ap == 1
+        assert action_costs(fight, "red-1").stance[("prone", False)] == 1
+        assert action_costs(fight, "red-1").stance[("prone", True)] == 1
+        events = ok(fight.submit(ChangeStance("red-1", "prone")))      # One Action: the last
+        assert [e.ap_cost for e in events if hasattr(e, "ap_cost") and e.unit == "red-1"][0] == 1
         assert fight.session.active == "blue-1"
+        ok(fight.submit(EndTurn("blue-1")))
+        ok(fight.submit(ChangeStance("red-1", "stand")))               # One Action up
+        assert action_costs(fight, "red-1").stance[("crouch", False)] == 0
+        ok(fight.submit(ChangeStance("red-1", "crouch")))              # free again
+        assert unit_info(fight, "red-1").ap == 1
 
 
 # --- reactions ------------------------------------------------------------------------------------
@@ -233,6 +261,24 @@ def test_a_held_action_adds_one_to_the_reaction():
         assert attack.hit
         assert "Devin dodges 12+4 = 16: too low" in attack.detail
         assert of(events, Damaged)[0].taken == 8
+        assert fight.session.dice.forced_left == 0
+
+
+def test_a_critical_dodge_must_also_beat_the_critical_hit_test():
+    """Seed 003: against a critical hit, a reaction succeeds "only ... if the reaction is
+    critical as well", and a dodge succeeds when "above your opponent's hit test". The
+    Thrasher's natural 20 + STR 5 = 25 is critical; Devin's natural 20 + DEX 3 + 2 held = 25
+    is critical but not above: the claws land (2 x 4 + 5 = 13)."""
+    with battle([(devin(reactions=("dodge",)), (2, 3))], [(thrasher(str_=5), (3, 3))],
+                initiative=(20, 1)) as fight:
+        ok(fight.submit(EndTurn("red-1")))
+        assert cond(fight, "red-1").held == 2
+        fight.session.dice.force(20, 20, 4, 1)         # hit, dodge, 1d6 damage, rending effect
+        events = ok(fight.submit(Attack("blue-1", "red-1", "basic")))
+        attack = of(events, AttackResolved)[0]
+        assert attack.hit and attack.attack.total == 25
+        assert "Devin dodges 20+5 = 25: too low" in attack.detail, attack.detail
+        assert of(events, Damaged)[0].taken == 13
         assert fight.session.dice.forced_left == 0
 
 
@@ -338,6 +384,23 @@ def test_a_concussive_critical_wears_the_armor_down():
         assert cond(fight, "blue-1").armor_loss == 1
         assert "armor -1" in unit_info(fight, "blue-1").statuses
         assert fight.session.rules.fighter(fight.session, "blue-1").armor_rating == 15
+
+
+def test_a_large_unit_punches_harder():
+    """Seed 003, Unarmed Combat: "If you are attacking with bare fists, the weapon damage is
+    determined by size ... Large: 1d4 + Str + 2". A large brute (STR 3) punches the Thrasher:
+    1d4 shows 3, 3 + 3 + 2 = 8 (a medium one would deal 6). The preview's expected damage
+    agrees: (2.5 + 5) per hit."""
+    brute = unit("brute", "Brute", str_=3, weapons=())
+    brute = with_rules(brute, rules={"d20": {**brute.rules["d20"], "size": "large"}})
+    with battle([(brute, (2, 3))], [(thrasher(ar=10), (3, 3))], initiative=(20, 1)) as fight:
+        preview = preview_attack(fight, "red-1", "blue-1", "unarmed", "torso", 0)
+        hit = preview.hit_chance
+        assert preview.expected_damage == pytest.approx(hit * 7.5 + (1 / 20) * 2.5, abs=1e-9)
+        fight.session.dice.force(15, 3)
+        events = ok(fight.submit(Attack("red-1", "blue-1", "unarmed")))
+        assert of(events, AttackResolved)[0].mode == "unarmed"
+        assert of(events, Damaged)[0].taken == 8
 
 
 def test_a_unit_that_asks_chooses_its_reaction_before_the_attack():
@@ -500,13 +563,43 @@ def test_damage_ends_a_stun():
         assert (ended.status, ended.turns, ended.detail) == ("stunned", 0, "4 damage ends the stun")
 
 
-def test_a_shock_costs_an_action():
-    with battle([(devin(), (2, 3))], [(thrasher(), (8, 3))], initiative=(20, 1)) as fight:
-        fight.session.use()
-        fight.session.get("blue-1", c.Condition).statuses["shocked"] = 1
+def test_a_shock_costs_an_action_at_the_next_turn():
+    """Seed 003: "Shocked - Target loses One Action at their next turn." Devin's natural 20
+    with a spark baton (lightning: shocked on a d20 of 16 or more) shocks the Thrasher: its
+    next turn has One Action; the one after has both."""
+    with battle([(devin(weapons=("spark",)), (2, 3))], [(thrasher(), (3, 3))],
+                initiative=(20, 1)) as fight:
+        fight.session.dice.force(20, 1, 16)               # hit, 1d4 damage, critical effect
+        events = ok(fight.submit(Attack("red-1", "blue-1", "basic")))
+        assert of(events, StatusChanged)[0].status == "shocked"
         events = ok(fight.submit(EndTurn("red-1")))
         assert unit_info(fight, "blue-1").ap == 1
-        assert of(events, StatusChanged)[0].detail == "shocked: 1 Action lost this turn"
+        assert "shocked: 1 Action lost this turn" in [e.detail for e in of(events, StatusChanged)]
+        ok(fight.submit(EndTurn("blue-1")))
+        ok(fight.submit(EndTurn("red-1")))
+        assert unit_info(fight, "blue-1").ap == 2
+
+
+def test_frost_takes_half_an_action_once_and_halves_the_speed_for_its_duration():
+    """Seed 003: "Frozen - Target loses a half action during their next turn. Movement speed
+    is halved (rounded down) for Xd4 turns." A cold critical freezes the Thrasher for 3 turns
+    (the 1d4 shows 3): its next turn loses half an Action (One Action on a grid of whole
+    Actions), the two after lose nothing, and all three move at half speed: (5 + 2 // 2) // 2
+    = 3 squares; the fourth turn is back to 6."""
+    with battle([(devin(weapons=("frost",)), (2, 3))], [(thrasher(), (3, 3))],
+                initiative=(20, 1)) as fight:
+        fight.session.dice.force(20, 1, 16, 3)            # hit, damage, effect, 1d4 turns
+        ok(fight.submit(Attack("red-1", "blue-1", "basic")))
+        assert cond(fight, "blue-1").statuses["frozen"] == 3
+        aps, speeds = [], []
+        for _ in range(4):
+            ok(fight.submit(EndTurn("red-1")))
+            assert fight.session.active == "blue-1"
+            aps.append(unit_info(fight, "blue-1").ap)
+            speeds.append(fight.session.rules.speed(fight.session, "blue-1"))
+            ok(fight.submit(EndTurn("blue-1")))
+        assert aps == [1, 2, 2, 2]
+        assert speeds == [3, 3, 3, 6]
 
 
 def test_frost_halves_the_speed():
@@ -517,7 +610,7 @@ def test_frost_halves_the_speed():
         assert reach(fight, "red-1").cost((5, 3)) == 1 and reach(fight, "red-1").cost((6, 3)) == 2
 
 
-def test_frost_takes_half_an_action_a_turn_the_halves_adding_up():
+def test_statuses_that_take_actions_every_turn_add_up_their_shares():
     assert [turn_share(0.5, t) for t in (4, 3, 2, 1)] == [0, 1, 0, 1]
     assert [turn_share(1, t) for t in (2, 1)] == [1, 1]
     assert turn_share(2, 2) == 2

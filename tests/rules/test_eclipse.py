@@ -153,3 +153,76 @@ def test_called_shots_need_a_superior_success() -> None:
     assert lands.attack_test.target == 60 and lands.notes == ("the called shot lands",)
     plain = EP2.attack(JINX, target, PISTOL, sit, Fixed(attack=20, defense=50, damage=[1, 1]))
     assert plain.hit and plain.notes == ("the attack hits, but not where it was called",)
+
+
+# --- eclipse1: "compare their dice rolls" ------------------------------------------------------
+# Seed 001, STEP 5: "If both attacker and defender succeed in their tests, compare their dice
+# rolls. If the attacker's dice roll is higher, the attack hits despite a spirited defense;
+# otherwise, the attack fails to connect." A critical changes what a hit does (armor-defeating,
+# STEP 5 "Criticals"), not who wins; eclipse2's "criticals trump" is `critical_wins_opposed`.
+
+SHOOTER_1E = Fighter("Sasha", skills={"kinetic_weapons": 60})
+DODGER_1E = Fighter("Guard", skills={"fray": 140}, armor={"kinetic": 4})    # ranged: Fray / 2 = 70
+RAIL_1E = Weapon("rail", "kinetic_weapons", "1d10")
+
+
+def eclipse1_with(**params) -> Eclipse1Rules:
+    data = spec("eclipse1").model_dump()
+    data["params"].update(params)
+    return Eclipse1Rules(RulesetSpec.model_validate(data))
+
+
+def test_eclipse1_the_higher_roll_wins_even_against_a_critical() -> None:
+    assert EP1.p.critical_wins_opposed is False
+    # The attacker's 44 is a critical success (doubles, under 60); the defender's 50 succeeds
+    # (under 70) and is higher: the attack fails to connect.
+    out = EP1.attack(SHOOTER_1E, DODGER_1E, RAIL_1E, Situation(), Fixed(attack=44, defense=50))
+    assert out.attack_test.critical and out.defense_test.success and not out.defense_test.critical
+    assert not out.hit and out.reason == "both succeed; 44 does not beat 50"
+    # The defender's critical 33 is lower than the attacker's 47: the attack hits.
+    out = EP1.attack(SHOOTER_1E, DODGER_1E, RAIL_1E, Situation(),
+                     Fixed(attack=47, defense=33, damage=[6]))
+    assert out.defense_test.critical and out.hit and out.reason == "both succeed; 47 beats 33"
+    # An attacker's critical that wins is still armor-defeating: 6 + 5 (MoS 55, excellent)
+    # DV, armor 4 ignored.
+    out = EP1.attack(SHOOTER_1E, DODGER_1E, RAIL_1E, Situation(),
+                     Fixed(attack=55, defense=50, damage=[6]))
+    assert out.hit and out.plan.armor_ignored and out.damage_applied == 11
+
+
+def test_eclipse1_criticals_trump_is_an_option() -> None:
+    rules = eclipse1_with(critical_wins_opposed=True)
+    out = rules.attack(SHOOTER_1E, DODGER_1E, RAIL_1E, Situation(), Fixed(attack=44, defense=50, damage=[3]))
+    assert out.hit and out.reason == "the attacker's critical beats any roll"
+
+
+def test_eclipse1_exact_odds_follow_the_higher_roll() -> None:
+    """The exact odds count every one of the 10,000 roll pairs as `opposed` decides them, and
+    the seed's reading changes them: with criticals trumping the hit chance is different."""
+    from game.rulesets.eclipse.core import attack_odds
+    for rules in (EP1, eclipse1_with(critical_wins_opposed=True)):
+        hits = sum(rules.opposed(rules.test(a, 60), rules.test(d, 70))[0]
+                   for a in range(100) for d in range(100))
+        odds = attack_odds(rules, SHOOTER_1E, DODGER_1E, RAIL_1E, Situation())
+        assert odds.p_hit == pytest.approx(hits / 10_000, abs=1e-12)
+    # By hand: the attacker succeeds on 00-60, the defender on 00-70. An attack roll a hits
+    # when the defender fails (71-99: 29 rolls) or succeeds lower (00 to a - 1: a rolls).
+    by_hand = sum(29 + a for a in range(61)) / 10_000
+    assert attack_odds(EP1, SHOOTER_1E, DODGER_1E, RAIL_1E, Situation()).p_hit == pytest.approx(by_hand)
+
+
+def test_eclipse1_calculator_agrees(tmp_path) -> None:
+    """`skirmish resolve` decides the same pair of rolls the same way (one rule, in the core)."""
+    import json
+
+    from game.resolve.main import main_resolve
+    path = tmp_path / "crit.yaml"
+    path.write_text("ruleset: eclipse1\n"
+                    "attacker: {name: Sasha, skills: {kinetic_weapons: 60}}\n"
+                    "defender: {name: Guard, skills: {fray: 140}}\n"
+                    "weapon: {name: rail, skill: kinetic_weapons, damage: 1d10}\n"
+                    "rolls: {attack: 44, defense: 50}\n", encoding="utf-8")
+    code, text = main_resolve(str(path), as_json=True, odds=False)
+    assert code == 0, text
+    result = json.loads(text)
+    assert result["attack"]["critical"] and not result["hit"]

@@ -241,3 +241,35 @@ def test_a_weapon_without_eclipse_numbers_is_refused_before_anything_changes():
         assert isinstance(refused, Refused) and "no numbers under the Eclipse Phase 2e rules" in refused.reason
         assert fight.digest() == before
         assert isinstance(preview_attack(fight, "red-1", "blue-1"), Refused)
+
+
+def test_eclipse1_on_the_grid_the_higher_roll_beats_a_critical():
+    """Seed 001, STEP 5: "If both attacker and defender succeed in their tests, compare their
+    dice rolls. If the attacker's dice roll is higher, the attack hits ... otherwise, the attack
+    fails to connect." Jinx's 44 is a critical success (Kinetic Weapons 70); the exhuman's 50
+    succeeds (Fray 120 / 2 = 60) and is higher: the shot misses on the grid as in the core."""
+    pistol = with_rules(PISTOL, rules={"eclipse1": {"skill": "kinetic_weapons", "damage": "1d10+4"}})
+    hide = ArmorSpec(id="hide", name="Hide", rules={"eclipse1": {"kinetic": 10, "energy": 10}})
+    j = with_rules(jinx(), rules={"eclipse1": {
+        "hp": 35, "attributes": {"cog": 15, "coo": 20, "int": 15, "ref": 20, "sav": 10, "som": 15,
+                                 "wil": 15, "wound_threshold": 7},
+        "skills": {"kinetic_weapons": 70, "fray": 60}}})
+    x = with_rules(exhuman(), weapons=[], rules={"eclipse1": {
+        "hp": 50, "attributes": {"cog": 10, "coo": 15, "int": 10, "ref": 20, "sav": 5, "som": 25,
+                                 "wil": 15, "wound_threshold": 8},
+        "skills": {"fray": 120}}})
+    setup = b.setup(OPEN, {"red": [(j, (2, 3))], "blue": [(x, (6, 3))]})
+    setup = BattleSetup.model_validate({**setup.model_dump(), "ruleset": ruleset("eclipse1").model_dump(),
+                                        "weapons": [pistol.model_dump()], "armor": [hide.model_dump()]})
+    dice = Dice(1)
+    dice.force(10, 1)                    # initiative: Jinx first
+    with new_battle(setup, seed=1, dice=dice) as fight:
+        assert fight.session.active == "red-1"
+        fight.session.dice.force(45, 51)                 # d100 faces: rolls 44 and 50
+        events = fight.submit(Attack("red-1", "blue-1"))
+        assert not isinstance(events, Refused), events
+        attack = of(events, AttackResolved)[0]
+        assert (attack.attack.rolls, attack.attack.total) == ((44,), 70)
+        assert (attack.defense.rolls, attack.defense.total) == ((50,), 60)
+        assert not attack.hit and "44 does not beat 50" in attack.detail, attack.detail
+        assert fight.session.dice.forced_left == 0

@@ -73,9 +73,12 @@ def d100_test(r: np.ndarray, target: int) -> tuple[np.ndarray, np.ndarray]:
     return success, success & (r % 11 == 0)
 
 
-def opposed(a: np.ndarray, d: np.ndarray, at: int, dt: int) -> tuple[np.ndarray, np.ndarray]:
+def opposed(a: np.ndarray, d: np.ndarray, at: int, dt: int,
+            criticals_win: bool = True) -> tuple[np.ndarray, np.ndarray]:
     sa, ca = d100_test(a, at)
     sd, cd = d100_test(d, dt)
+    if not criticals_win:
+        return sa & (~sd | (a > d)), ca
     return sa & (~sd | (ca & ~cd) | ((ca == cd) & (a > d))), ca
 
 
@@ -119,7 +122,7 @@ RAIL = Weapon("rail pistol", "kinetic_weapons", "2d10+2", armor_penetration=-3)
 def test_eclipse1_odds_against_a_simulation() -> None:
     rng = np.random.default_rng(3)
     a, d = rng.integers(0, 100, N), rng.integers(0, 100, N)
-    hit, crit = opposed(a, d, 65, 22)
+    hit, crit = opposed(a, d, 65, 22, criticals_win=False)   # 1e: the higher roll wins
     bonus = np.where(a >= 60, 10, np.where(a >= 30, 5, 0))
     dv = rng.integers(1, 11, (N, 2)).sum(1) + 2 + bonus
     damage = np.where(hit, np.maximum(0, dv - np.where(crit, 0, 5)), 0)
@@ -197,7 +200,7 @@ def test_d20_odds_against_a_simulation() -> None:
     natural, reaction = rng.integers(1, 21, N), rng.integers(1, 21, N)
     test = natural + 3
     crit = natural >= 19
-    stopped = np.where(crit, reaction == 20, reaction + 1 > test)
+    stopped = (reaction + 1 > test) & np.where(crit, reaction == 20, True)   # critical and above
     hit = (crit | (test >= 14)) & ~stopped
     damage = np.where(hit, rng.integers(1, 9, N) * np.where(crit, 2, 1) + 3, 0)
     agree(damage, hit, d20_odds(D20, DEVIN, THRASHER, SWORD, DS(reaction="dodge")), (4, 11, 15))

@@ -106,6 +106,67 @@ def test_optional_passive_defense_bonus() -> None:
     assert RULES.passive_defense(Fighter("B", skills={"dodge": "7D"})) == 10
 
 
+def test_the_passive_bonus_counts_any_skill_that_stands_for_dodging() -> None:
+    """Seed 002, Optional Passive Defense Modifier: "For every 2D in Agility or dodge above 4D
+    (round up) ... a character with 7D in acrobatics has a +2 bonus." Acrobatics counts as dodge."""
+    bonus = rules_with(passive_bonus=True)
+    assert bonus.passive_defense(Fighter("Acrobat", attributes={"agility": "3D"},
+                                         skills={"acrobatics": "7D"})) == 10 + 2
+    assert bonus.passive_defense(Fighter("C", attributes={"agility": "6D"}, skills={"dodge": "5D"})) == 11
+    # The bonus does not touch the active defense total: a dodge rolls the dodge skill.
+    assert bonus.defense_code(Fighter("Acrobat", skills={"acrobatics": "7D", "dodge": "2D"}),
+                              Situation(defense="dodge")).dice == 2
+
+
+def test_range_modifiers_apply_to_attacks_made_at_a_distance_only() -> None:
+    """Seed 002: range modifies "any other attack made at a distance"; a melee blow at arm's
+    length keeps the passive defense 10. A ranged attack at point blank still takes -5."""
+    sword = Weapon("sword", "melee_combat", "+1D")
+    melee = Situation(range="point_blank", melee=True)
+    roll = Fixed(attack=[3, 2], attack_wild=[2])               # 3D: 3 + 2 + 2 = 7
+    out = RULES.attack(CIAN, GOBLIN, sword, melee, roll)
+    assert out.difficulty == 10 and out.difficulty_parts == (("passive defense", 10),) and not out.hit
+    shot = RULES.attack(CIAN, GOBLIN, CROSSBOW, Situation(range="point_blank"),
+                        Fixed(attack=[1, 1, 1, 1], attack_wild=[1], damage=[1, 1, 1], damage_wild=[1]))
+    assert shot.difficulty == 5 and ("point blank range", -5) in shot.difficulty_parts and shot.hit
+    old = rules_with(range_applies_to_melee=True)                # the option: melee is point blank
+    assert old.attack(CIAN, GOBLIN, sword, melee, Fixed(attack=[3, 2], attack_wild=[2],
+                      damage=[1, 1, 1], damage_wild=[1])).difficulty == 5
+
+
+def test_melee_odds_by_enumeration() -> None:
+    """Exact odds of a 2D blow (no Wild Die, so 36 equally likely rolls): at least 10 against
+    the passive defense is 6/36; the old point-blank reading (difficulty 5) made it 30/36."""
+    from game.rulesets.opend6.odds import opend6_odds
+    plain = rules_with(wild_die=False)
+    old = rules_with(wild_die=False, range_applies_to_melee=True)
+    who = Fighter("Brawler", skills={"brawling": "2D"})
+    fist = Weapon("fist", "brawling", "1D")
+    melee = Situation(range="point_blank", melee=True)
+    pairs = [a + b for a in range(1, 7) for b in range(1, 7)]
+    assert opend6_odds(plain, who, GOBLIN, fist, melee).p_hit == pytest.approx(
+        sum(t >= 10 for t in pairs) / 36, abs=1e-12) == pytest.approx(6 / 36)
+    assert opend6_odds(old, who, GOBLIN, fist, melee).p_hit == pytest.approx(
+        sum(t >= 5 for t in pairs) / 36, abs=1e-12) == pytest.approx(30 / 36)
+
+
+def test_the_calculator_takes_melee_from_the_resolve_file(tmp_path) -> None:
+    import json
+
+    from game.resolve.main import main_resolve
+    path = tmp_path / "blow.yaml"
+    path.write_text("ruleset: opend6\n"
+                    "attacker: {name: Cian, skills: {melee_combat: 3D}}\n"
+                    "defender: {name: Goblin, body_points: 12}\n"
+                    "weapon: {name: sword, skill: melee_combat, damage: 3D}\n"
+                    "situation: {range: point_blank, melee: true}\n"
+                    "rolls: {attack: [3, 2], attack_wild: [2]}\n", encoding="utf-8")
+    code, text = main_resolve(str(path), as_json=True, odds=False)
+    assert code == 0, text
+    result = json.loads(text)
+    assert (result["attack_total"], result["difficulty"], result["hit"]) == (7, 10, False)
+
+
 def test_body_points_and_armor() -> None:
     armored = Fighter("Knight", body_points=30, armor="1D+1")
     out = RULES.attack(CIAN, armored, CROSSBOW, Situation(),

@@ -240,8 +240,26 @@ def test_a_parry_stops_a_sword():
         fight.submit(EndTurn("blue-1"))
         fight.session.dice.force(1, 3)                  # melee combat 3D - 1D = 2D: 4
         attack = of(fight.submit(Attack("red-1", "blue-1")), AttackResolved)[0]
-        assert attack.defense.modifiers[0] == ("parry", 11) and not attack.hit
-        assert ("point blank range", -5) in attack.defense.modifiers and attack.defense.total == 6
+        # A sword at arm's length is not "an attack made at a distance": no range modifier, the
+        # parry's 11 is the difficulty (not 11 - 5 for point blank).
+        assert attack.defense.modifiers == (("parry", 11),) and attack.defense.total == 11
+        assert not attack.hit
+
+
+def test_a_sword_blow_meets_the_passive_defense_of_ten_not_five():
+    """Seed 002, Range: "The effectiveness of a punch, weapon, Special Ability, or any other
+    attack made at a distance depends on its range." A melee blow is made at arm's length, so
+    the passive defense 10 stands (the old reading made it Point Blank: 10 - 5 = 5). A
+    crossbow shot from the next square is made at a distance and keeps Point Blank -5."""
+    with battle(c_at=(5, 3), g_at=(6, 3), first="cian", cian_spec=cian(weapons=("sword", "crossbow"))) as fight:
+        fight.session.dice.force(3, 4)                  # melee combat 3D - 1D = 2D: 3 + 4 = 7
+        attack = of(fight.submit(Attack("red-1", "blue-1")), AttackResolved)[0]
+        assert attack.defense.modifiers == (("passive defense", 10),) and attack.defense.total == 10
+        assert attack.attack.total == 7 and not attack.hit          # 7 would have beaten 5
+    with battle(c_at=(5, 3), g_at=(6, 3), first="cian") as fight:
+        fight.session.dice.force(1, 1, 1, 2)
+        attack = of(fight.submit(Attack("red-1", "blue-1")), AttackResolved)[0]
+        assert ("point blank range", -5) in attack.defense.modifiers and attack.defense.total == 5
 
 
 # --- damage ---------------------------------------------------------------------------------------
@@ -266,12 +284,12 @@ def test_armor_and_body_points_and_a_wound_costs_a_die_on_later_rolls():
 
 def test_strength_damage_for_a_punch():
     with battle(c_at=(5, 3), g_at=(6, 3), cian_spec=cian(weapons=())) as fight:
-        # brawling 3D - 1D = 2D: 6 + Wild 5 = 11 against point blank 10 - 5; +0D + Strength
-        # Damage (2D+2 -> 2 / 2 = 1D): a Wild 4
+        # brawling 3D - 1D = 2D: 6 + Wild 5 = 11 against the passive 10 (a punch at arm's
+        # length has no range modifier); +0D + Strength Damage (2D+2 -> 2 / 2 = 1D): a Wild 4
         fight.session.dice.force(6, 5, 4)
         events = fight.submit(Attack("red-1", "blue-1", "unarmed"))
         attack = of(events, AttackResolved)[0]
-        assert attack.hit and attack.defense.total == 5
+        assert attack.hit and attack.defense.total == 10
         assert of(events, Damaged)[0].taken == 4
 
 

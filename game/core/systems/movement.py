@@ -94,7 +94,7 @@ def change_stance(session: Session, cmd: ChangeStance) -> None:
         raise Illegal("Only prone can be dropped to.")
     if session.has(uid, c.Suppressed):
         raise Illegal(f"{name} is pinned down and must stay prone.")
-    cost = session.rules.stance_cost(posture.stance, cmd.stance, cmd.drop)
+    cost = session.rules.stance_cost_now(session, uid, posture.stance, cmd.stance, cmd.drop)
     ap = session.get(uid, c.ActionPoints)
     if cost > ap.current:
         raise Illegal(f"Going {cmd.stance} costs {cost} AP; {name} has {ap.current}.")

@@ -62,7 +62,7 @@ class SituationIn(In):
 class Model(Header):
     attacker: FighterIn
     defender: FighterIn
-    weapon: WeaponIn
+    weapon: WeaponIn | Literal["unarmed"]     # "unarmed": bare fists, by the attacker's size
     situation: SituationIn = Field(default_factory=SituationIn)
 
 
@@ -94,7 +94,8 @@ def _inputs(rules: D20Rules, data: Model) -> tuple[Fighter, Fighter, Weapon, Sit
     check.done()
     a, d = (Fighter(**{**f.model_dump(), "reactions": tuple(f.reactions), "resistances": tuple(f.resistances),
                        "weaknesses": tuple(f.weaknesses)}) for f in (data.attacker, data.defender))
-    weapon = Weapon(**data.weapon.model_dump())
+    weapon = (rules.unarmed(a.size) if data.weapon == "unarmed"
+              else Weapon(**data.weapon.model_dump()))
     sit = Situation(s.attack_type, tuple(s.modifiers), s.extra, s.proficient, s.reaction,
                     s.held_actions, s.defender_reaction_bonus, s.riposte_damage)
     if s.reaction != "none":
@@ -108,7 +109,7 @@ def _title(data: Model) -> str:
     kind = data.situation.attack_type.replace("_", " ")
     article = "an" if kind[0] in "aeiou" else "a"
     return data.title or (f"{data.attacker.name} makes {article} {kind} attack on {data.defender.name} "
-                          f"with the {data.weapon.name}")
+                          f"with {'bare fists' if data.weapon == 'unarmed' else 'the ' + data.weapon.name}")
 
 
 def resolve(rules: D20Rules, data: Model, rolls: NamedRolls, library: Library) -> Report:
@@ -121,8 +122,14 @@ def resolve(rules: D20Rules, data: Model, rolls: NamedRolls, library: Library) -
     if out.reaction is not None:
         natural, total, stopped = out.reaction
         if out.critical:
-            why = (f"a natural {natural} is a critical reaction, which stops a critical hit" if stopped
-                   else "only a critical reaction stops a critical hit")
+            if stopped:
+                why = (f"a natural {natural} is a critical reaction, and above the hit test "
+                       f"{out.hit_test}: it stops a critical hit")
+            elif total > out.hit_test:
+                why = "above the hit test, but only a critical reaction stops a critical hit"
+            else:
+                why = (f"not above the hit test {out.hit_test} (a critical hit needs a critical "
+                       "reaction above it)")
         else:
             why = f"{'above' if stopped else 'not above'} the hit test {out.hit_test}"
         report.step(f"Reaction ({sit.reaction}): {natural} + modifiers = {total}; {why}.")
@@ -144,14 +151,19 @@ def resolve(rules: D20Rules, data: Model, rolls: NamedRolls, library: Library) -
 def _damage_text(rules: D20Rules, attacker: Fighter, defender: Fighter, weapon: Weapon, sit: Situation,
                  faces: tuple[int, ...], critical: bool) -> str:
     code = DiceCode.parse(weapon.damage)
-    text = f"{weapon.damage} = {'+'.join(map(str, faces))}{f' {code.bonus:+d}' if code.bonus else ''}"
+    text = f"{weapon.damage} = {'+'.join(map(str, faces))}"
     factor = (2 if critical else 1) * rules.p.attack_types[sit.attack_type].damage_multiplier
     if factor > 1:
         why = " and ".join(w for w, on in (("critical", critical), (sit.attack_type, factor > (2 if critical else 1))) if on)
         text += f", x{factor} ({why.replace('_', ' ')})"
+    if code.bonus:
+        text += f", {code.bonus:+d}"
     attr = rules.p.damage_attributes.get(weapon.style)
-    if attr and attacker.attributes.get(attr, 0):
-        text += f", {attacker.attributes[attr]:+d} {attr}"
+    if attr and attacker.attributes.get(attr, 0) and weapon.attribute_times:
+        times = f" x{weapon.attribute_times}" if weapon.attribute_times > 1 else ""
+        text += f", {attacker.attributes[attr]:+d} {attr}{times}"
+    if weapon.divisor > 1:
+        text += f", / {weapon.divisor} (rounded down)"
     resisted, weak = weapon.damage_type in defender.resistances, weapon.damage_type in defender.weaknesses
     if resisted != weak:
         text += ", halved (resistance)" if resisted else ", doubled (weakness)"

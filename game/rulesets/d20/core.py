@@ -4,7 +4,7 @@ Initiative is d20 + DEX (ties: DEX, then d6 roll-offs). A turn is two Actions an
 Action. An attack's hit test is d20 + modifiers against the target's Armor Rating; a natural
 roll in the weapon's critical range goes through armor and doubles the weapon dice. A target
 may react (dodge, parry, riposte, counterspell, rebound) with d20 + DEX above the hit test; a
-critical can only be stopped by a critical reaction. Resistance halves damage, weakness
+critical is stopped only by a reaction that is critical as well as above the hit test. Resistance halves damage, weakness
 doubles it; criticals may inflict statuses by damage type. Numbers: content/rulesets/d20.yaml.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from game.content.schema import RulesetSpec
 from game.core.dice import DiceCode
@@ -58,10 +58,31 @@ class CritEffect(_P):
 class Status(_P):
     damage: str | None = None
     actions_lost: float = 0
+    # "each_turn": Actions lost on every turn under the status (stunned); "next_turn": only on
+    # the bearer's next turn after it is inflicted (shocked, frozen), whatever the duration.
+    lost_on: Literal["each_turn", "next_turn"] = "each_turn"
+    speed_divisor: int = Field(default=1, ge=1)   # movement speed divided (rounded down) for the duration
     hit_bonus: int = 0
     duration: str | int = "1d4"
     ends_on_damage: bool = False
     ends_on_test_above: int | None = None
+
+
+class UnarmedSize(_P):
+    damage: str                      # the dice and flat bonus: 1d4+2
+    strength: int = Field(default=1, ge=0)    # times the melee damage attribute is added
+    divisor: int = Field(default=1, ge=1)     # the total divided, rounded down (a flea's 1d4 / 2)
+
+    @field_validator("damage")
+    @classmethod
+    def _dice(cls, value: str) -> str:
+        DiceCode.parse(value)
+        return value
+
+
+class Unarmed(_P):
+    damage_type: str
+    by_size: dict[str, UnarmedSize]
 
 
 class D20Params(_P):
@@ -91,6 +112,14 @@ class D20Params(_P):
     statuses: dict[str, Status]
     willpower_attribute: str
     dead_below_zero_share: float = Field(gt=0)
+    unarmed: Unarmed
+
+    @model_validator(mode="after")
+    def _every_size_punches(self) -> D20Params:
+        missing = [size for size in self.sizes if size not in self.unarmed.by_size]
+        if missing:
+            raise ValueError(f"unarmed.by_size has no damage for {', '.join(missing)}")
+        return self
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +147,8 @@ class Weapon:
     advanced: bool = False
     burst: int = 1                       # rounds a burst can hit with
     clip: int = 1
+    attribute_times: int = 1             # times the damage attribute is added (a giant's fists: 2)
+    divisor: int = 1                     # the damage divided, rounded down (a flea's fists: 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,10 +265,14 @@ class D20Rules:
         return critical or reaches, critical
 
     def reaction_stops(self, natural: int, total: int, hit_test: int, critical: bool) -> bool:
-        """Above the hit test; against a critical hit, only a critical reaction (which then stops it)."""
-        if critical:
-            return natural >= self.p.reaction_critical
-        return total > hit_test
+        """Above the hit test; against a critical hit, the reaction must also be critical.
+
+        "Actions that stop, dodge, or redirect attacks that were critical on their hit tests
+        only succeed if the reaction is critical as well": a critical reaction is what a
+        reaction needs besides beating the hit test, not a success of its own.
+        """
+        above = total > hit_test
+        return above and natural >= self.p.reaction_critical if critical else above
 
     def can_react(self, defender: Fighter, weapon: Weapon, sit: Situation) -> str | None:
         """Why the chosen reaction cannot be made, or None if it can."""
@@ -257,11 +292,14 @@ class D20Rules:
 
     def damage_total(self, dice_total: int, attacker: Fighter, weapon: Weapon, defender: Fighter,
                      critical: bool, multiplier: int) -> int:
-        """Weapon dice (doubled on a critical, by the attack type), + attribute, then resistance."""
+        """The weapon's dice roll `dice_total` (doubled on a critical, multiplied by the attack
+        type), then its flat bonus and the attribute, then resistance. "Critical Damage means you
+        double your weapon damage roll, then add modifiers": a flat bonus (a large unit's fists,
+        1d4 + Str + 2) is a modifier, added after."""
         attr = self.p.damage_attributes.get(weapon.style)
-        total = dice_total * (2 if critical else 1) * multiplier
-        total += attacker.attributes.get(attr, 0) if attr else 0
-        total = max(0, total)
+        total = dice_total * (2 if critical else 1) * multiplier + DiceCode.parse(weapon.damage).bonus
+        total += attacker.attributes.get(attr, 0) * weapon.attribute_times if attr else 0
+        total = max(0, total) // weapon.divisor
         resisted = weapon.damage_type in defender.resistances
         weak = weapon.damage_type in defender.weaknesses
         if resisted and not weak:
@@ -269,6 +307,15 @@ class D20Rules:
         if weak and not resisted:
             return total * self.p.weakness_multiplier
         return total
+
+    def unarmed(self, size: str) -> Weapon:
+        """Bare fists, by the attacker's size (the Unarmed Combat list): Large 1d4 + STR + 2,
+        Medium 1d4 + STR, Small 1d4, a flea 1d4 / 2 ..."""
+        entry = self.p.unarmed.by_size.get(size)
+        if entry is None:
+            raise ValueError(f"unknown size {size!r}; known: {', '.join(self.p.unarmed.by_size)}")
+        return Weapon(name="bare fists", damage=entry.damage, damage_type=self.p.unarmed.damage_type,
+                      style="melee", attribute_times=entry.strength, divisor=entry.divisor)
 
     def state_for(self, damage: int, who: Fighter) -> str:
         left = who.hp - damage
@@ -341,8 +388,8 @@ class D20Rules:
                     code = DiceCode.parse(dice)
                     retaliation = sum(roll("retaliation", 1, code.sides)
                                       for _ in range(code.count)) + code.bonus
-                why = (f"critical {sit.reaction} stops the critical hit" if critical
-                       else f"{sit.reaction} {r_total} beats hit test {test}")
+                why = (f"critical {sit.reaction} {r_total} beats the critical hit test {test}"
+                       if critical else f"{sit.reaction} {r_total} beats hit test {test}")
                 return Outcome(hit=False, reason=why,
                                reaction=reaction, retaliation=retaliation, **base)
         hits = self.hits_for(kind, weapon, test - defender.armor_rating)
@@ -351,7 +398,7 @@ class D20Rules:
         for _ in range(hits):
             faces = tuple(roll("damage", 1, code.sides) for _ in range(code.count))
             rolls.append(faces)
-            totals.append(self.damage_total(sum(faces) + code.bonus, attacker, weapon, defender,
+            totals.append(self.damage_total(sum(faces), attacker, weapon, defender,
                                             critical, kind.damage_multiplier))
         status, turns, armor_loss = self.crit_effect(weapon, defender, roll) if critical else (None, 0, 0)
         after = defender.damage + sum(totals)

@@ -73,6 +73,12 @@ class D20Grid(GridRules):
     def __init__(self, spec: Any) -> None:
         super().__init__(spec)
         self._initiative: dict[str, tuple[Check, tuple]] | None = None
+        # Actions a "next_turn" status (shocked, frozen) takes at its bearer's next turn, by
+        # unit and status: set when the critical lands, spent when that turn begins. A replay
+        # of the battle's commands rebuilds it, as it does the initiative.
+        self._next_turn_loss: dict[str, dict[str, float]] = {}
+        # Free Actions each unit has taken in its turn under way (lowering its position).
+        self._free_used: dict[str, int] = {}
 
     # --- taken from the modules beside this one ------------------------------------------
 
@@ -194,19 +200,38 @@ class D20Grid(GridRules):
             return self.t.stance_ap.drop_flat
         return super().stance_cost(old, new, False)
 
+    def stance_cost_now(self, session: Session, uid: str, old: str, new: str, drop: bool) -> int:
+        """Lowering one's position is the turn's Free Action while the unit has one left
+        (`free_actions`: "Typically, you are only allowed one free action per turn"). Beyond it,
+        CHOICE: the GM's discretion lets the unit lower itself as an ordinary action, at what the
+        stance table charges for the same change (One Action), rather than refusing it."""
+        cost = self.stance_cost(old, new, drop)
+        if cost or old == new or self._free_used.get(uid, 0) < self.core.p.free_actions:
+            return cost
+        return super().stance_cost(old, new, False)
+
     def after_action(self, session: Session, uid: str, command: Any) -> None:
-        """Every action ends the move in hand, except a free one (lowering one's position)."""
+        """Every action ends the move in hand, except a free one (lowering one's position),
+        which uses up one of the turn's Free Actions."""
         free = isinstance(command, ChangeStance) and any(
             isinstance(e, StanceChanged) and e.unit == uid and e.ap_cost == 0
             for e in session.events)
+        if free:
+            self._free_used[uid] = self._free_used.get(uid, 0) + 1
         if free or getattr(command, "defense", None) == TOTAL_DISENGAGE:
             return                  # Total Disengage brings its own 5-foot step
         super().after_action(session, uid, command)
 
     def speed(self, session: Session, uid: str) -> int:
-        """5 + DEX / 2 squares; halved (rounded down) while frozen."""
+        """5 + DEX / 2 squares; divided (rounded down) by a status's `speed_divisor` for as long
+        as it lasts (frozen: halved)."""
         squares = super().speed(session, uid)
-        return squares // 2 if "frozen" in session.get(uid, c.Condition).statuses else squares
+        table = self.core.p.statuses
+        for name in session.get(uid, c.Condition).statuses:
+            status = table.get(name)
+            if status is not None and status.speed_divisor > 1:
+                squares //= status.speed_divisor
+        return squares
 
     # --- the situation ------------------------------------------------------------------------
 
@@ -269,8 +294,18 @@ class D20Grid(GridRules):
                         riposte_damage=riposte[0] if riposte else None)
         return sit, why_not
 
-    def weapon_for(self, plan: AttackPlan) -> Weapon:
+    def weapon_for(self, session: Session, plan: AttackPlan) -> Weapon:
+        """The core's weapon for a plan; bare fists hit by the attacker's size."""
+        if plan.weapon.id == self.unarmed_weapon().id:
+            return self.fists(session, plan.attacker)
         return self.weapon(plan.weapon, plan.rof)
+
+    def fists(self, session: Session, uid: str) -> Weapon:
+        """The unit's bare fists: the Unarmed Combat damage of its size (d20.yaml)."""
+        try:
+            return self.core.unarmed(self.unit_profile(session, uid).size)
+        except ValueError as why:
+            raise Illegal(str(why)) from None
 
     # --- attacks ------------------------------------------------------------------------------
 
@@ -281,7 +316,7 @@ class D20Grid(GridRules):
         name = session.get(plan.attacker, c.Unit).name
         if guard_kind(session, plan.attacker) == "defensive_stance":
             raise Illegal(f"{name} is in Defensive Stance: no attack this turn.")
-        self.weapon_for(plan)
+        self.weapon_for(session, plan)
         if plan.weapon.kind != "melee":
             apos, tpos = session.position(plan.attacker), session.position(plan.target)
             assert apos is not None and tpos is not None, "both sides of an attack stand on the map"
@@ -296,7 +331,7 @@ class D20Grid(GridRules):
     def strike(self, session: Session, plan: AttackPlan, reaction: bool, *,
                note: str = "") -> AttackResolved:
         uid, target = plan.attacker, plan.target
-        weapon = self.weapon_for(plan)
+        weapon = self.weapon_for(session, plan)
         attacker, defender = self.fighter(session, uid), self.fighter(session, target)
         sit, why_not = self.situation(session, plan, weapon, defender)
         out = self.core.attack(attacker, defender, weapon, sit, roller_from(session.dice))
@@ -329,10 +364,9 @@ class D20Grid(GridRules):
                    defender: Fighter, weapon: Weapon) -> None:
         target = plan.target
         plain = dataclasses.replace(defender, resistances=(), weaknesses=())
-        bonus = DiceCode.parse(weapon.damage).bonus
         multiplier = self.core.p.attack_types[self.attack_type_of(plan)].damage_multiplier
         for faces, taken in zip(out.damage_rolls, out.damage_rolled, strict=True):
-            raw = self.core.damage_total(sum(faces) + bonus, attacker, weapon, plain,
+            raw = self.core.damage_total(sum(faces), attacker, weapon, plain,
                                          out.critical, multiplier)
             self.damage(session, target, plan.attacker, faces, raw, max(0, raw - taken), taken,
                         weapon.damage_type)
@@ -347,6 +381,10 @@ class D20Grid(GridRules):
             self.set_status(session, target, out.status, turns,
                             f"critical {weapon.damage_type} hit: {out.status} for "
                             f"{out.status_turns} turn{many}")
+            status = self.core.p.statuses.get(out.status)
+            if status is not None and status.lost_on == "next_turn" and status.actions_lost:
+                pending = self._next_turn_loss.setdefault(target, {})
+                pending[out.status] = max(pending.get(out.status, 0.0), status.actions_lost)
         if out.armor_loss:
             armor = self.armor_profile(session, target)
             cond = session.get(target, c.Condition)
@@ -371,7 +409,7 @@ class D20Grid(GridRules):
     # --- previews -----------------------------------------------------------------------------
 
     def preview(self, session: Session, plan: AttackPlan) -> dict[str, Any]:
-        weapon = self.weapon_for(plan)
+        weapon = self.weapon_for(session, plan)
         attacker = self.fighter(session, plan.attacker)
         defender = self.fighter(session, plan.target)
         sit, _ = self.situation(session, plan, weapon, defender)

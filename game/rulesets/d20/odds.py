@@ -36,7 +36,7 @@ def d20_odds(rules: D20Rules, attacker: Fighter, defender: Fighter, weapon: Weap
         hits = rules.hits_for(kind, weapon, test - defender.armor_rating)
         groups[(hits, critical)] += (1 - stop) / die
     code = DiceCode.parse(weapon.damage)
-    dice = code_dist(code)
+    dice = code_dist(DiceCode(code.count, code.sides))      # the roll; damage_total adds the bonus
     parts = []
     for (hits, critical), weight in groups.items():
         one = remap(dice, lambda t, c=critical: rules.damage_total(t, attacker, weapon, defender, c,  # type: ignore[misc]  # mypy infers no lambda with a default

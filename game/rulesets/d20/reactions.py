@@ -61,8 +61,8 @@ def riposte_weapon(self: D20Grid, session: Session, uid: str) -> tuple[str, str]
     CHOICE: with a firearm in hand a unit cannot riposte."""
     held = session.get(uid, c.Loadout).current
     if held is None:
-        fists = self.t.unarmed.profile
-        return (fists.get("damage", self.t.unarmed.damage), fists.get("damage_type", "concussive"))
+        fists = self.fists(session, uid)          # the dice of the unit's size, without STR
+        return fists.damage, fists.damage_type
     weapon = session.weapons[held.weapon]
     profile = self.weapon_block(weapon)
     if weapon.kind != "melee" or profile is None:
@@ -125,7 +125,7 @@ def asks(self: D20Grid, session: Session, plan: AttackPlan) -> tuple[str, ...]:
     target = plan.target
     if not session.is_up(target) or session.get(target, c.Condition).standing != "ask":
         return ()
-    weapon, defender = self.weapon_for(plan), self.fighter(session, target)
+    weapon, defender = self.weapon_for(session, plan), self.fighter(session, target)
     usable, _ = self.usable_reactions(session, plan, weapon, defender)
     return (*usable, "none") if usable else ()
 
@@ -170,7 +170,7 @@ def provokers(self: D20Grid, session: Session, uid: str, start: Square,
             continue
         plan = AttackPlan(enemy, uid, weapon, mode, "torso", 0, 0, 0, 1)
         try:
-            self.weapon_for(plan)
+            self.weapon_for(session, plan)
         except Illegal:
             continue
         out.append(plan)

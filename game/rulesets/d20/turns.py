@@ -3,6 +3,7 @@ at its end; Actions left are held for reactions). D20Grid takes these as its met
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from game.core import components as c
@@ -61,11 +62,14 @@ def start_round(self: D20Grid, session: Session) -> None:
 
 def begin_turn(self: D20Grid, session: Session, uid: str) -> str | None:
     """A new round for this unit: its reaction comes back, held actions lapse, and its
-    statuses act (bleeding and burning hurt, shock and frost take Actions, a stun the turn)."""
+    statuses act (bleeding and burning hurt, a stun takes the turn, and a shock or frost
+    inflicted since its last turn takes Actions from this one)."""
     why = GridRules.begin_turn(self, session, uid)
     cond = session.get(uid, c.Condition)
     cond.held = 0
     cond.reacted_round = 0           # CHOICE: a unit's round runs from its turn to its next
+    next_turn = self._next_turn_loss.pop(uid, {})     # this is that next turn, acted or not
+    self._free_used.pop(uid, None)                    # a new turn, a new Free Action
     if why is not None:
         return why
     roll = roller_from(session.dice)
@@ -84,11 +88,14 @@ def begin_turn(self: D20Grid, session: Session, uid: str) -> str | None:
     causes: dict[str, int] = {}
     for name, turns in sorted(cond.statuses.items()):
         status = table.get(name)
-        if status is None or not status.actions_lost or turns <= 0:
+        if status is None or not status.actions_lost or turns <= 0 or status.lost_on != "each_turn":
             continue
         gone = turn_share(status.actions_lost, turns)
         if gone:
             causes[name] = gone
+    for name, share in sorted(next_turn.items()):
+        if name in cond.statuses:     # CHOICE: a half Action rounds up
+            causes[name] = causes.get(name, 0) + math.ceil(share)
     if not causes:
         return None
     ap.current = max(0, ap.current - sum(causes.values()))

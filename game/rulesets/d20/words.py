@@ -41,7 +41,8 @@ def detail(self: D20Grid, out: Outcome, sit: Situation, attacker: Fighter, defen
             if out.retaliation:
                 text += f", {out.retaliation} damage back to {attacker.name}"
             return text
-        text += "too low"
+        text += ("not critical, against a critical hit"
+                 if out.critical and total > out.hit_test else "too low")
     elif why_not:
         text += f" ({why_not})"
     if out.hits > 1:

@@ -57,6 +57,7 @@ class SituationIn(In):
     defense_actions: int = Field(default=1, ge=1, le=10)
     defender_character_points: int = Field(default=0, ge=0)
     defense_total: int | None = None
+    melee: bool = False
 
 
 class Model(Header):
@@ -82,7 +83,7 @@ def _inputs(rules: OpenD6Rules, data: Model) -> tuple[Fighter, Fighter, Weapon, 
     a, d = (Fighter(**f.model_dump()) for f in (data.attacker, data.defender))
     sit = Situation(s.actions, s.aim_rounds, s.character_points, s.range, tuple(s.cover),
                     s.extra_difficulty, s.defense, s.full_defense, s.defense_actions,
-                    s.defender_character_points, s.defense_total)
+                    s.defender_character_points, s.defense_total, s.melee)
     return a, d, Weapon(**data.weapon.model_dump()), sit
 
 

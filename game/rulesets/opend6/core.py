@@ -4,7 +4,8 @@ Skills are die codes such as 4D+2: roll that many six-sided dice and add the pip
 every roll is the Wild Die: a 6 is rolled again and added, as long as it shows 6; a 1 on its
 first roll is a complication. An attack hits when its total meets the combat difficulty:
 passive defense 10, or the defender's active defense roll (dodge, block, parry), or a full
-defense roll + 10, modified by range and cover, never below 3. Damage goes to Body Points.
+defense roll + 10, modified by range (attacks made at a distance only) and cover, never below
+3. Damage goes to Body Points.
 Numbers: content/rulesets/opend6.yaml. Dice come through `roll(name, 1, 6)`.
 """
 
@@ -44,11 +45,13 @@ class OpenD6Params(_P):
     passive_bonus: bool
     passive_bonus_above: int = Field(ge=0)
     passive_bonus_per: int = Field(ge=1)
+    passive_bonus_codes: list[str] = Field(default_factory=lambda: ["agility", "dodge"], min_length=1)
     full_defense_bonus: int
     min_difficulty: int
     multi_action_penalty: int = Field(ge=0)
     min_dice: int = Field(ge=0)
     range_modifiers: dict[str, int]
+    range_applies_to_melee: bool = False           # a blow at arm's length has no range modifier
     cover_modifiers: dict[str, int | None]         # None: the target cannot be hit directly
     aim_dice_per_round: int = Field(ge=0)
     aim_max_dice: int = Field(ge=0)
@@ -127,6 +130,7 @@ class Situation:
     defense_actions: int = 1
     defender_character_points: int = 0
     defense_total: int | None = None        # an active defense rolled earlier this round
+    melee: bool = False                     # a blow at arm's length, not an attack made at a distance
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,10 +194,12 @@ class OpenD6Rules:
         return self.p.body_points.wounded_penalty_dice if hurt else 0
 
     def passive_defense(self, who: Fighter) -> int:
-        """10, plus (optional rule) +1 per 2D of Agility or dodge above 4D, rounded up."""
+        """10, plus (optional rule) +1 per 2D of Agility or dodge above 4D, rounded up. "Dodge"
+        is any skill that stands for dodging (`passive_bonus_codes`): the seed's own example
+        gives 7D in acrobatics +2."""
         if not self.p.passive_bonus:
             return self.p.passive_defense
-        best = max(self.code_of(who, "agility").dice, self.code_of(who, "dodge").dice)
+        best = max(self.code_of(who, name).dice for name in self.p.passive_bonus_codes)
         above = max(0, best - self.p.passive_bonus_above)
         return self.p.passive_defense + math.ceil(above / self.p.passive_bonus_per)
 
@@ -205,7 +211,12 @@ class OpenD6Rules:
     def difficulty_mods(self, sit: Situation) -> list[tuple[str, int]]:
         if sit.range not in self.p.range_modifiers:
             raise ValueError(f"unknown range {sit.range!r}; known: {', '.join(self.p.range_modifiers)}")
-        mods = [(f"{sit.range.replace('_', ' ')} range", self.p.range_modifiers[sit.range])]
+        # "any other attack made at a distance depends on its range": a melee attack at arm's
+        # length is made at no distance, so it takes no range modifier (unless the option
+        # `range_applies_to_melee` says otherwise).
+        mods = []
+        if not sit.melee or self.p.range_applies_to_melee:
+            mods.append((f"{sit.range.replace('_', ' ')} range", self.p.range_modifiers[sit.range]))
         for name in sit.cover:
             if name not in self.p.cover_modifiers:
                 raise ValueError(f"unknown cover {name!r}; known: {', '.join(self.p.cover_modifiers)}")

@@ -166,7 +166,8 @@ class OpenD6Grid(GridRules):
         return short, medium, long
 
     def band(self, session: Session, plan: AttackPlan, profile: Any) -> str:
-        """The range band; melee is point blank. Illegal beyond a ranged weapon's long range."""
+        """The range band; melee is point blank (the core gives it no range modifier). Illegal
+        beyond a ranged weapon's long range."""
         if plan.weapon.kind == "melee":
             return "point_blank"
         meters = self.range_meters(session, plan)
@@ -203,7 +204,8 @@ class OpenD6Grid(GridRules):
         defense, note = self.defense_for(session, plan.target, melee)
         cover = tuple(self.cover_names(session, plan))
         return Situation(actions=self.declared(session, plan.attacker),
-                         range=self.band(session, plan, profile), cover=cover, **defense), note
+                         range=self.band(session, plan, profile), cover=cover, melee=melee,
+                         **defense), note
 
     def strike(self, session: Session, plan: AttackPlan, reaction: bool) -> AttackResolved:
         uid, target = plan.attacker, plan.target
