@@ -99,3 +99,89 @@ async def test_a_damaged_campaign_save_is_shown_and_left_as_it_was(save_dir):
         await pilot.press("escape")
         await wait_until(pilot, lambda: isinstance(app.screen, MainMenu))
     assert bad.read_bytes() == before
+
+
+async def _win_battle(app, pilot, winner: str | None) -> None:
+    """Fight the briefed battle and end it at once with `winner`, through the game-over screen."""
+    await pilot.press("f")
+    await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
+    match = app.match
+    await players.settle()
+    match.battle.session.use()
+    finish(match.battle.session, winner, "the test ended it")
+    app.push_screen(GameOver(match), callback=app.after_game_over)
+    await wait_until(pilot, lambda: isinstance(app.screen, GameOver))
+    await pilot.press("m")
+    await wait_until(pilot, lambda: isinstance(app.screen, Briefing) and app.screen.is_current)
+
+
+async def test_the_bundled_campaign_is_played_to_its_end_in_the_app(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await _open_campaigns(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, Briefing))
+        await _win_battle(app, pilot, "olea")                # lost: the fallback battle
+        assert "Breakout 2: fallback" in screen_text(app)
+        await _win_battle(app, pilot, "jensen")
+        assert "Breakout 3: the causeway" in screen_text(app)
+        await _win_battle(app, pilot, "jensen")
+        text = screen_text(app)
+        assert "Victory: the campaign is won." in text and "Next battle" not in text
+        assert not app.screen.query("#fight")                # nothing left to fight
+        await pilot.press("f")
+        await pilot.pause()
+        assert isinstance(app.screen, Briefing)
+    state = read_campaign(save_dir, "campaign-breakout")
+    assert state.ending == "victory"
+    assert [record.step for record in state.history] == ["alley", "fallback", "causeway"]
+
+
+async def test_a_campaign_battle_saved_midway_goes_on_with_its_campaign(save_dir):
+    from textual.widgets import Input
+
+    from game.ui.screens.dialogs import SaveAs
+    from game.ui.screens.load import LoadSave
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await _open_campaigns(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, Briefing))
+        await _win_battle(app, pilot, "jensen")              # on to the depot
+        await pilot.press("f")
+        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
+        app.save_match()
+        await wait_until(pilot, lambda: isinstance(app.screen, SaveAs))
+        await pilot.pause()
+        app.screen.query_one("#save-name", Input).value = "midway"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
+        assert (save_dir / "midway.json").is_file()
+        app.campaign = None                                   # as after a restart
+        app.action_load()
+        await wait_until(pilot, lambda: isinstance(app.screen, LoadSave))
+        await pilot.pause()
+        field = app.screen.query_one("#save-path", Input)
+        field.focus()
+        field.value = str(save_dir / "midway.json")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen)
+                         and app.campaign is not None)
+        assert app.campaign.match is app.match
+        assert app.campaign.state.step == "depot"
+        assert app.match.battle.session.setup.scenario.id == "breakout_depot"
+
+
+async def test_a_campaign_file_with_problems_shows_them(save_dir, tmp_path):
+    bad = tmp_path / "mine.yaml"
+    bad.write_text("id: mine\nname: Mine\nside: jensen\nsteps:\n  - id: one\n    scenario: nowhere\n")
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 34)) as pilot:
+        menu = await _open_campaigns(pilot)
+        field = menu.query_one("#campaign-path")
+        field.focus()
+        field.value = str(bad)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is menu
+        assert "steps[0].scenario: unknown scenario 'nowhere'" in screen_text(app).replace("\n", "")
