@@ -283,3 +283,23 @@ def test_a_step_too_small_for_the_roster_is_refused(tmp_path: Path) -> None:
     assert len(problems) == 1
     assert problems[0].startswith(f"{tmp_path / 'bad.yaml'}:9:15: steps[1].scenario: the 3 units "
                                   "the campaign starts with cannot be deployed in scenario 'tiny'")
+
+
+def test_misshapen_campaign_files_are_refused_with_their_place(tmp_path: Path) -> None:
+    cases = {
+        "id: t\nname: T\nside: jensen\nstpes: 1\nsteps:\n  - {id: one, scenario: breakout_alley}\n":
+            ":4:1: stpes: unknown key 'stpes' (did you mean 'steps'?)",
+        "id: t\nname: T\nside: jensen\nsteps:\n  - {id: one, scenario: breakout_alley, brifing: x}\n":
+            "steps[0].brifing: unknown key 'brifing' (did you mean 'briefing'?)",
+        "id: t\nname: T\nside: jensen\nsteps: 3\n": ":4:8: steps: ",
+        "id: t\nname: T\nside: jensen\nsteps: []\n": "steps: ",
+        "id: t\nname: T\nside: jensen\nsteps:\n  - {id: one, scenario: breakout_alley, on: [win]}\n":
+            "steps[0].on: ",
+        "id: t\nname: T\nside: jensen\nstart: two\nsteps:\n  - {id: one, scenario: breakout_alley}\n":
+            "start 'two' is not one of the steps",
+    }
+    for text, expected in cases.items():
+        path = tmp_path / "c.yaml"
+        path.write_text(text)
+        problems = _problems(path)
+        assert any(p.startswith(str(path)) and expected in p for p in problems), (text, problems)

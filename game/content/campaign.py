@@ -82,6 +82,10 @@ class CampaignSpec(Strict):
         return step.side if step.side is not None else self.side
 
 
+CAMPAIGN_FIELDS = frozenset(CampaignSpec.model_fields) | frozenset(StepSpec.model_fields)
+"""The keys a campaign file may use: an unknown key is compared with these for a suggestion."""
+
+
 # --- outcomes and branches ------------------------------------------------------------------
 
 def result_for(side: str, winner: str | None) -> str:
@@ -182,7 +186,7 @@ def check_campaign(library: Library, ident: str) -> list[Problem]:
         elif step.id in ids[:index]:
             at(("steps", index, "id"), f"step id {step.id!r} repeats")
     for index in range(len(campaign.steps)):
-        problems += _step_problems(library, campaign, index, at)
+        problems += _step_problems(library, campaign, index)
     if problems:
         return problems
     _flow_problems(campaign, at)
@@ -191,7 +195,7 @@ def check_campaign(library: Library, ident: str) -> list[Problem]:
     return problems
 
 
-def _step_problems(library: Library, campaign: CampaignSpec, index: int, at) -> list[Problem]:
+def _step_problems(library: Library, campaign: CampaignSpec, index: int) -> list[Problem]:
     from game.content.problems import suggest
 
     step = campaign.steps[index]

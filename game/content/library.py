@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from game.content.campaign import CampaignSpec
+from game.content.campaign import CAMPAIGN_FIELDS, CampaignSpec
 from game.content.problems import Loc, Problem, format_key, from_validation
 from game.content.schema import (
     ArmorSpec,
@@ -132,7 +132,8 @@ def _validate(
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        problems.extend(from_validation(error, data, doc.file, doc.marks, loc))
+        fields = CAMPAIGN_FIELDS if model is CampaignSpec else None
+        problems.extend(from_validation(error, data, doc.file, doc.marks, loc, fields=fields))
         return None
 
 

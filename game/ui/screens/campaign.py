@@ -7,6 +7,7 @@ worked out here: every number is the state's.
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -118,7 +119,6 @@ class CampaignMenu(GameModal[CampaignRun | None]):
         except ContentError as error:
             self._say(str(error))
             return
-        import random
         state = start_campaign(campaign, library, random.SystemRandom().randrange(1, 2**31))
         self.dismiss(CampaignRun(campaign, library, state))
 
