@@ -23,6 +23,7 @@ Run with no arguments to open the game. Subcommands:
   resolve FILE.yaml  resolve an attack, suppression, a throw, morale or an ambush, step by step
   serve              play in a web browser: serve the game at http://localhost:8000
   replay SAVE        watch a saved battle again from its start (--text: its log, step by step)
+  campaign FILE      play a whole campaign between computer players (or continue a saved one)
 """
 
 
@@ -70,6 +71,16 @@ def build_parser() -> argparse.ArgumentParser:
                         "(everything, as an all-seeing watcher)")
     replay.add_argument("--view", metavar="SIDE", default=None,
                         help="with --text: only what this side saw (a side id of the battle)")
+    campaign = sub.add_parser("campaign", help="play a campaign headless, computer against computer")
+    campaign.add_argument("campaign", nargs="?", default=None,
+                          help="a bundled campaign id or a campaign file's path")
+    campaign.add_argument("--ai", default="simple", help="the computer player of the campaign's side")
+    campaign.add_argument("--vs", default=None, help="the computer player of the other sides (default: --ai)")
+    campaign.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
+    campaign.add_argument("--save", metavar="NAME", default=None,
+                          help="save the campaign after each battle as this campaign save")
+    campaign.add_argument("--resume", metavar="SAVE", default=None,
+                          help="go on from this campaign save (a name or a path) instead")
     validate = sub.add_parser("validate", help="check content files and report every problem")
     validate.add_argument("paths", nargs="+", help="files or folders")
     return parser
@@ -84,6 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _sim(args)
         if args.command == "replay":
             return _replay(args)
+        if args.command == "campaign":
+            return _campaign(args)
         if args.command == "resolve":
             from game.resolve.main import main_resolve
             code, text = main_resolve(args.file, as_json=args.json, odds=args.odds)
@@ -200,6 +213,52 @@ def _replay_text(replay, view: str | None) -> None:
     else:
         say(f"The log ends in round {replay.rounds}, the battle still going on; "
             f"{replay.total} commands, seed {replay.seed}.")
+
+
+def _campaign(args: argparse.Namespace) -> int:
+    """`skirmish campaign FILE`: every battle of a campaign between computer players, one line
+    each, then how it ended; with --save, saved after each battle; --resume goes on from one."""
+    from game.ai import make_player
+    from game.campaign import load_campaign, play_campaign, read_campaign, reopen, save_campaign
+    from game.saves import SaveError, resolve_save_dir
+
+    for name in (args.ai, args.vs or args.ai):
+        make_player(name, "side")           # unknown names fail here, with the list of names
+    folder = None
+    try:
+        if args.save is not None or args.resume is not None:
+            folder = resolve_save_dir(args.save_dir)
+        state = read_campaign(folder, args.resume) if args.resume is not None else None
+    except SaveError as error:
+        say(f"skirmish: {error}", file=sys.stderr)
+        return 2
+    if state is not None:
+        try:
+            campaign, library = reopen(state)
+        except ValueError as error:
+            say(f"skirmish: Cannot go on with campaign save {args.resume}: {error}", file=sys.stderr)
+            return 2
+    elif args.campaign is None:
+        raise ValueError("name a campaign (an id or a file), or --resume a campaign save")
+    else:
+        campaign, library = load_campaign(args.campaign)
+    seed = args.seed if args.seed is not None else random.randrange(2**31)
+
+    def told(now) -> None:
+        record = now.history[-1]
+        lost = f"; lost: {', '.join(record.lost)}" if record.lost else ""
+        say(f"{record.name}: {record.result} ({record.reason}, round {record.rounds}){lost}.")
+        if folder is not None:
+            save_campaign(folder, now, args.save or args.resume)
+
+    if state is not None and state.over:
+        say(f"Campaign save {args.resume} has ended already ({state.ending}).")
+        return 0
+    end = play_campaign(campaign, library, args.ai, args.vs, seed, state=state, on_battle=told)
+    survivors = ", ".join(f"{m.name} ({m.hp}/{m.max_hp} HP)" for m in end.roster) or "none"
+    say(f"Campaign {campaign.name}: {end.ending} after {len(end.history)} battles; "
+        f"survivors: {survivors}; seed {end.seed}.")
+    return 0
 
 
 def _validate(paths: Sequence[str]) -> int:

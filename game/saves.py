@@ -27,6 +27,9 @@ from typing import Any
 from game.files import NotRegularFile, read_regular
 
 SAVE_FORMAT = "skirmish-save"
+CAMPAIGN_FORMAT = "skirmish-campaign"
+CAMPAIGN_DIR = "campaigns"       # campaign saves: a folder of their own inside the save folder
+_KIND_WORDS = {SAVE_FORMAT: "a battle save", CAMPAIGN_FORMAT: "a campaign save"}
 SAVE_VERSION = 1
 MIN_SUPPORTED_VERSION = 1
 SAVE_SUFFIX = ".json"
@@ -158,8 +161,9 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def write_save(folder: Path, name: str, state: dict[str, Any]) -> Path:
-    """Atomically write ``state`` as save ``name`` in ``folder``; return its path."""
+def write_save(folder: Path, name: str, state: dict[str, Any], *, kind: str = SAVE_FORMAT) -> Path:
+    """Atomically write ``state`` as save ``name`` in ``folder``; return its path. ``kind``
+    is the envelope's format: a battle save, or a campaign save (write_campaign_save)."""
     folder = Path(folder)
     path = _save_path(folder, name)
     if not isinstance(state, dict):
@@ -169,7 +173,7 @@ def write_save(folder: Path, name: str, state: dict[str, Any]) -> Path:
         # (tuples become lists, non-string keys become strings).
         plain = json.loads(json.dumps(state, allow_nan=False))
         envelope = {
-            "format": SAVE_FORMAT,
+            "format": kind,
             "version": SAVE_VERSION,
             "checksum": hashlib.sha256(_canonical(plain)).hexdigest(),
             "saved_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -223,8 +227,8 @@ def _reject_constant(token: str) -> Any:
     raise ValueError(f"{token} is not allowed")
 
 
-def _load(path: Path) -> dict[str, Any]:
-    """Read and verify the save at ``path``; never modifies the file."""
+def _load(path: Path, kind: str = SAVE_FORMAT) -> dict[str, Any]:
+    """Read and verify the save at ``path`` (of format ``kind``); never modifies the file."""
 
     def fail(reason: str) -> SaveError:
         return SaveError(f"Cannot load save {path}: {reason}.", reason)
@@ -243,7 +247,9 @@ def _load(path: Path) -> dict[str, Any]:
         doc = json.loads(raw.decode("utf-8-sig"), parse_constant=_reject_constant)
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise fail("it is not a valid save file (not JSON, or truncated)") from None
-    if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
+    if isinstance(doc, dict) and doc.get("format") in _KIND_WORDS and doc.get("format") != kind:
+        raise fail(f"it is {_KIND_WORDS[doc['format']]}, not {_KIND_WORDS[kind]}")
+    if not isinstance(doc, dict) or doc.get("format") != kind:
         raise fail("it is not a skirmish save file")
     missing = [key for key in _REQUIRED_KEYS if key not in doc]
     if missing:
@@ -266,7 +272,7 @@ def _load(path: Path) -> dict[str, Any]:
     return state
 
 
-def read_save(folder: Path, name_or_path: str | Path) -> dict[str, Any]:
+def read_save(folder: Path, name_or_path: str | Path, *, kind: str = SAVE_FORMAT) -> dict[str, Any]:
     """Load a save by bare name (looked up in ``folder``) or by explicit path.
 
     An explicit path (absolute, or containing a separator) may lie outside the
@@ -277,10 +283,10 @@ def read_save(folder: Path, name_or_path: str | Path) -> dict[str, Any]:
         path = Path(text).expanduser()
     else:
         path = _save_path(Path(folder), str(name_or_path))
-    return _load(path)
+    return _load(path, kind)
 
 
-def list_saves(folder: Path) -> list[SaveInfo]:
+def list_saves(folder: Path, *, kind: str = SAVE_FORMAT) -> list[SaveInfo]:
     """All saves in ``folder``, newest first; broken ones have ``ok=False``."""
     folder = Path(folder)
     if not folder.is_dir():
@@ -295,7 +301,7 @@ def list_saves(folder: Path) -> list[SaveInfo]:
         except OSError:
             continue  # vanished while listing
         try:
-            summary = _load(path).get("summary")
+            summary = _load(path, kind).get("summary")
         except SaveError as exc:
             infos.append(SaveInfo(path.stem, path, modified, None, False, exc.reason))
         else:
@@ -360,3 +366,27 @@ def write_autosave(folder: Path, scenario: str, battle: str, round_: int, state:
         with contextlib.suppress(OSError):
             old.unlink()
     return path
+
+
+# --- campaign saves -------------------------------------------------------------------------
+# A campaign between battles (game.campaign.CampaignState) is saved in the `campaigns` folder
+# of the save folder, in the same envelope with a format of its own: the battle save list
+# never shows one, and a battle save is never read as a campaign's (or the other way round).
+
+def campaign_dir(folder: Path) -> Path:
+    return Path(folder) / CAMPAIGN_DIR
+
+
+def write_campaign_save(folder: Path, name: str, state: dict[str, Any]) -> Path:
+    """Write a campaign's state as campaign save `name` (in `folder`'s campaigns folder)."""
+    return write_save(campaign_dir(folder), name, state, kind=CAMPAIGN_FORMAT)
+
+
+def read_campaign_save(folder: Path, name_or_path: str | Path) -> dict[str, Any]:
+    """A campaign save's state, by name (in `folder`'s campaigns folder) or path; SaveError
+    when it is not one, is damaged or cannot be read (the file is left as it was)."""
+    return read_save(campaign_dir(folder), name_or_path, kind=CAMPAIGN_FORMAT)
+
+
+def list_campaign_saves(folder: Path) -> list[SaveInfo]:
+    return list_saves(campaign_dir(folder), kind=CAMPAIGN_FORMAT)

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from game.content.campaign import CAMPAIGN_FIELDS, CampaignSpec
 from game.content.problems import Loc, Problem, format_key, from_validation
 from game.content.schema import (
     ArmorSpec,
@@ -41,10 +42,12 @@ SHAPES: dict[str, tuple[str, type[BaseModel]]] = {
     "engine": ("ruleset", RulesetSpec),
     "sides": ("scenario", ScenarioSpec),
     "rows": ("map", MapSpec),
+    "steps": ("campaign", CampaignSpec),
 }
 TABLES = {
     "terrain": "terrain", "weapon": "weapons", "armor": "armor", "unit": "units",
     "squad": "squads", "map": "maps", "scenario": "scenarios", "ruleset": "rulesets",
+    "campaign": "campaigns",
 }
 YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -67,6 +70,7 @@ class Library:
     maps: dict[str, MapSpec] = field(default_factory=dict)
     scenarios: dict[str, ScenarioSpec] = field(default_factory=dict)
     rulesets: dict[str, RulesetSpec] = field(default_factory=dict)
+    campaigns: dict[str, CampaignSpec] = field(default_factory=dict)
     origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
     """(kind, id) -> where it was written; kinds are the keys of TABLES."""
     scenario_maps: dict[str, tuple[MapSpec, Origin]] = field(default_factory=dict)
@@ -128,7 +132,8 @@ def _validate(
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        problems.extend(from_validation(error, data, doc.file, doc.marks, loc))
+        fields = CAMPAIGN_FIELDS if model is CampaignSpec else None
+        problems.extend(from_validation(error, data, doc.file, doc.marks, loc, fields=fields))
         return None
 
 
@@ -179,8 +184,8 @@ def add_file(
     if key is None:
         message = (
             "cannot tell what this file holds: expected a top-level `terrain`, `weapons`, "
-            "`armor`, `units` or `squads` list, or a map (`rows`), scenario (`sides`) "
-            "or ruleset (`engine`)"
+            "`armor`, `units` or `squads` list, or a map (`rows`), scenario (`sides`), "
+            "ruleset (`engine`) or campaign (`steps`)"
         )
         problems.append(library.problem(origin, (), message))
         return []

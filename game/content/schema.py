@@ -20,6 +20,7 @@ from pydantic import (
     Tag,
     ValidationInfo,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
@@ -354,6 +355,21 @@ class RulesetSpec(Strict):
 
 # --- a battle's whole content, self-contained (what a save embeds) --------------------------
 
+class CarriedUnit(Strict):
+    """A unit that comes into a battle as an earlier battle of its campaign left it (see
+    game/campaign.py): its wounds, ammunition and condition, put on it once it is deployed."""
+
+    uid: str = Field(max_length=60, description="the deployed unit's id, e.g. jensen-2")
+    hp: int = Field(ge=-10000, le=10000)
+    state: Literal["ok", "unconscious", "dying"] = "ok"
+    stabilized: bool = False
+    weapons: list[tuple[Annotated[int, Field(ge=0, le=500)], Annotated[int, Field(ge=0, le=50)]]] = \
+        Field(default_factory=list, description="(rounds loaded, spare magazines) per weapon")
+    grenades: dict[Ident, Annotated[int, Field(ge=0, le=20)]] = Field(default_factory=dict)
+    wounds: int = Field(default=0, ge=0, le=1000)
+    armor_loss: int = Field(default=0, ge=0, le=1000)
+
+
 class BattleSetup(Strict):
     """Everything one battle needs, resolved from a library: no reference left dangling."""
 
@@ -365,3 +381,13 @@ class BattleSetup(Strict):
     armor: list[ArmorSpec]
     units: list[UnitSpec]
     squads: list[SquadSpec] = Field(default_factory=list)
+    carried: list[CarriedUnit] = Field(default_factory=list)
+    """Units of a campaign's battle that carry an earlier battle's state; none in a battle of
+    its own, and then left out of the setup as saved, so such saves are as they always were."""
+
+    @model_serializer(mode="wrap")
+    def _without_empty_carried(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and not data.get("carried"):
+            data.pop("carried", None)
+        return data

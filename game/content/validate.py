@@ -7,6 +7,7 @@ to an item that failed its own validation is not reported again.
 from __future__ import annotations
 
 from game.content.deploy import DeployIssue, plan
+from game.content.campaign import check_campaigns
 from game.content.library import Library, Origin, map_of, register
 from game.content.maps import ParsedMap, scan_map
 from game.content.reach import unreachable_objective
@@ -432,4 +433,5 @@ def check_library(library: Library) -> list[Problem]:
         problems += check_map(library, spec, library.origins[("map", map_id)])[1]
     for scenario_id in library.scenarios:
         problems += check_scenario(library, scenario_id)
+    problems += check_campaigns(library)
     return unique(problems)

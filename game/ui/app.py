@@ -21,8 +21,10 @@ from game.ui.screens.menu import MainMenu
 
 if TYPE_CHECKING:                      # the engine loads when a battle starts, not before the menu
     from game.ui.match import Match, Seat
+    from game.ui.screens.campaign import CampaignRun
 
 COMPUTER_DELAY = 0.45          # seconds between a computer player's commands
+CAMPAIGN_LEVEL = "normal"      # the computer player of a campaign's other sides
 
 
 class SkirmishApp(App):
@@ -51,6 +53,7 @@ class SkirmishApp(App):
         self.library: Any = None
         self.library_problem = ""
         self.match: Match | None = None
+        self.campaign: CampaignRun | None = None
 
     async def on_event(self, event: events.Event) -> None:
         # Keys and clicks queued in a burst can arrive after quitting began: Textual 8 then
@@ -144,12 +147,124 @@ class SkirmishApp(App):
     def after_game_over(self, choice: str | None) -> None:
         if self.match is not None:
             self.match.saved_commands = len(self.match.battle.commands)   # nothing left to save
+        if self._campaign_battle_over(quitting=choice == "quit"):
+            return
         if choice == "quit":
             self.call_later(self.exit)         # after the game-over screen has been popped
         elif choice == "new":
             self.action_new_battle()
         else:
             self.leave_battle()
+
+    # --- campaigns ----------------------------------------------------------------------------------
+    # A campaign is saved (one campaign save per campaign) when it starts and after each of its
+    # battles; a battle of it saved midway carries the campaign with it.
+
+    def action_campaign(self) -> None:
+        self.leave_battle(then=self._open_campaigns)
+
+    def _open_campaigns(self) -> None:
+        from game.ui.screens.campaign import CampaignMenu
+        library = self.get_library()
+        if library is None:
+            self._tell("Cannot start a campaign", self.library_problem)
+            return
+
+        def chosen(run: CampaignRun | None) -> None:
+            if run is not None:
+                self.campaign = run
+                self._save_campaign()
+                self.show_briefing()
+
+        self.push_screen(CampaignMenu(library, self.save_folder), callback=chosen)
+
+    def show_briefing(self) -> None:
+        from game.ui.screens.campaign import Briefing
+        if self.campaign is None:
+            return
+
+        def chosen(choice: str | None) -> None:
+            if choice == "fight":
+                self.run_worker(self._fight_campaign, exclusive=True, group="begin")
+            elif choice == "quit":
+                self.call_later(self.exit)
+
+        self.push_screen(Briefing(self.campaign, CAMPAIGN_LEVEL), callback=chosen)
+
+    async def _fight_campaign(self) -> None:
+        from game.campaign import battle_seed, battle_setup
+        from game.rulesets import new_battle
+        from game.ui import players
+        from game.ui.match import Match, Seat
+        run = self.campaign
+        if run is None or run.state.step is None:
+            return
+        await players.settle()
+        try:
+            setup = battle_setup(run.state, run.campaign, run.library)
+            battle = new_battle(setup, battle_seed(run.state))
+        except Exception as error:              # content that changed since the campaign began
+            self._tell("This battle cannot start", str(error) or type(error).__name__)
+            return
+        side = run.campaign.side_of(run.campaign.step(run.state.step))
+        seats = {spec.id: Seat(spec.id, True, spec.name) if spec.id == side else
+                 Seat(spec.id, False, f"Computer ({CAMPAIGN_LEVEL})", CAMPAIGN_LEVEL)
+                 for spec in setup.scenario.sides}
+        match = Match(battle, seats)
+        run.match = match
+        await self.start_match(match)
+
+    def _campaign_battle_over(self, *, quitting: bool) -> bool:
+        """Take a finished campaign battle into its campaign, save it and brief the player on
+        what comes next; False when the battle was not a campaign's."""
+        from game.campaign import after_battle
+        run, match = self.campaign, self.match
+        if run is None or match is None or run.match is not match or not match.over:
+            return False
+        session = match.battle.session
+        session.use()
+        run.state = after_battle(run.state, run.campaign, session)
+        run.match = None
+        self._save_campaign()
+        if quitting:
+            self.call_later(self.exit)
+        else:
+            self.leave_battle(then=self.show_briefing)
+        return True
+
+    def _save_campaign(self) -> None:
+        from game.campaign import save_campaign, save_name
+        run = self.campaign
+        if run is None:
+            return
+        if self.save_folder is None:
+            self.notify("Saving is off: the campaign will not be kept.", severity="warning",
+                        timeout=5, markup=False)
+            return
+        run.save_name = run.save_name or save_name(run.state)
+        try:
+            save_campaign(self.save_folder, run.state, run.save_name)
+        except SaveError as error:
+            self.notify(str(error), title="The campaign was not saved", severity="warning",
+                        timeout=8, markup=False)
+
+    def _campaign_of(self, state: dict) -> CampaignRun | None:
+        """The campaign a saved battle belongs to, if any (a problem is told, not raised)."""
+        from game.campaign import reopen, state_from_dict
+        from game.ui.screens.campaign import CampaignRun
+        saved = state.get("campaign")
+        if not isinstance(saved, dict):
+            return None
+        try:
+            campaign_state = state_from_dict(saved.get("state"))
+            campaign, library = reopen(campaign_state)
+        except ValueError as error:
+            self.notify(f"The battle is played on its own: its campaign cannot go on ({error}).",
+                        severity="warning", timeout=8, markup=False)
+            return None
+        name = saved.get("save_name")
+        return CampaignRun(campaign, library, campaign_state,
+                           name if isinstance(name, str) else None)
 
     # --- saving and loading -----------------------------------------------------------------------
 
@@ -167,8 +282,13 @@ class SkirmishApp(App):
         def chosen(name: str | None) -> None:
             if name is None:
                 return
+            state = match.state()
+            run = self.campaign
+            if run is not None and run.match is match:
+                state["campaign"] = {"state": run.state.model_dump(mode="json"),
+                                     "save_name": run.save_name}
             try:
-                write_save(self.save_folder, name, match.state())
+                write_save(self.save_folder, name, state)
             except SaveError as error:
                 self.save_match(then, str(error))
                 return
@@ -199,6 +319,9 @@ class SkirmishApp(App):
             self._tell("This save cannot be loaded",
                        f"{load_problem(error)}\nThe file was left as it was.")
             return
+        run = self._campaign_of(state)
+        if run is not None:
+            self.campaign, run.match = run, match
         await self.start_match(match)
 
     def watch_replay(self, state: dict, *, leave: bool = True) -> None:
@@ -278,6 +401,7 @@ class SkirmishApp(App):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield SystemCommand("New battle", "Set up and start a new battle", self.action_new_battle)
         yield SystemCommand("Load", "Load a saved battle", self.action_load)
+        yield SystemCommand("Campaign", "Start or continue a campaign", self.action_campaign)
         yield SystemCommand("How to play", "Keys, the map's symbols and the rules",
                             self.action_help)
         from game.ui.screens.battle import BattleScreen

@@ -8,6 +8,7 @@ from game.core.events import (BattleEnded, BattleStarted, InitiativeOrder, Initi
                               OverwatchEnded, RoundStarted, TurnEnded,
                               TurnSkipped, TurnStarted, TurnUnseen)
 from game.core.session import MoralePool, Session
+from game.core.systems.carried import apply_carried
 from game.core.systems.health import bleed, lift_suppression
 from game.core.systems.sight import refresh_view
 
@@ -20,6 +21,8 @@ def start_battle(session: Session) -> None:
     for d in deploy(setup):
         counters[d.side] = counters.get(d.side, 0) + 1
         session.spawn(f"{d.side}-{counters[d.side]}", d.name, session.templates[d.unit], d.side, (d.x, d.y))
+    if setup.carried:
+        apply_carried(session)
     for side in session.sides:
         total = sum(session.get(uid, c.Stats).morale for uid, u in session.units() if u.side == side)
         session.morale[side] = MoralePool(float(total), float(total))

@@ -1,4 +1,4 @@
-"""The main menu: New battle, Load, How to play, Quit."""
+"""The main menu: New battle, Load, Campaign, How to play, Quit."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ TITLE = r"""
 ENTRIES = (
     ("new", "New battle"),
     ("load", "Load a saved battle"),
+    ("campaign", "Campaign"),
     ("help", "How to play"),
     ("quit", "Quit"),
 )
@@ -45,6 +46,8 @@ class MainMenu(GameScreen):
         app = self.app
         if choice == "new":
             app.action_new_battle()
+        elif choice == "campaign":
+            app.action_campaign()
         elif choice == "load":
             app.action_load()
         elif choice == "help":
