@@ -75,6 +75,10 @@ class Library:
     broken: set[tuple[str, str]] = field(default_factory=set)
     """Items that failed validation: references to them are not reported a second time."""
     files: set[Path] = field(default_factory=set)
+    bundled: set[str] = field(default_factory=set)
+    """The files of the bundled content: a mod's item of the same id replaces theirs."""
+    notices: list[Problem] = field(default_factory=list)
+    """What a mod replaced of the bundled content ("using the mod's unit 'x' over ...")."""
 
     def table(self, kind: str) -> dict[str, Any]:
         return getattr(self, TABLES[kind])
@@ -107,10 +111,15 @@ def register(
     table = library.table(kind)
     if spec.id in table and not replace:
         first = library.origins[(kind, spec.id)]
-        line, _ = library.marks[first.file].locate(first.loc + ("id",))
-        message = f"{kind} id {spec.id!r} is already defined at {first.file}:{line}"
-        problems.append(library.problem(origin, ("id",), message))
-        return False
+        marks = library.marks.get(first.file)
+        line = marks.locate(first.loc + ("id",))[0] if marks else None
+        where = f"{first.file}:{line}" if line else first.file
+        if first.file not in library.bundled or origin.file in library.bundled:
+            message = f"{kind} id {spec.id!r} is already defined at {where}"
+            problems.append(library.problem(origin, ("id",), message))
+            return False
+        message = f"using the mod's {kind} {spec.id!r} over the bundled one ({where})"
+        library.notices.append(library.problem(origin, ("id",), message))
     table[spec.id] = spec
     library.origins[(kind, spec.id)] = origin
     return True
@@ -241,6 +250,18 @@ def add_path(library: Library, path: Path, problems: list[Problem]) -> None:
         problems.append(Problem(str(path), None, None, "", message))
     else:
         problems.append(Problem(str(path), None, None, "", "no such file or folder"))
+
+
+def add_beside(library: Library, path: Path, problems: list[Problem]) -> None:
+    """Read the content files in the folder of `path` (not its subfolders): a scenario file is
+    played together with the files beside it, as `validate` of its folder checks them."""
+    try:
+        found = sorted(p for p in path.parent.iterdir() if p.suffix in YAML_SUFFIXES and p.is_file())
+    except OSError as error:
+        problems.append(Problem(str(path.parent), None, None, "", f"cannot list: {error}"))
+        return
+    for item in found:
+        add_file(library, item, problems)
 
 
 def map_of(library: Library, scenario: ScenarioSpec) -> tuple[MapSpec, Origin] | None:
