@@ -188,3 +188,26 @@ def test_a_scenario_path_with_subfolders_reads_only_its_own_folder(tmp_path: Pat
     assert plays_with_content(mod, "slingers")
     assert not plays_by_path(mod / "scenarios" / "s.yaml")
     assert validate_paths([mod / "scenarios"]) != []      # ... as validate of that folder says
+
+
+def test_the_command_line_reads_a_mod_with_content(tmp_path: Path, capsys, monkeypatch) -> None:
+    from game.cli import main
+
+    mod = make_mod(tmp_path / "mod", CASES["override a bundled unit"][0])
+    assert main(["validate", str(mod)]) == 0
+    out = capsys.readouterr().out
+    assert "note: " in out and "using the mod's unit 'rifleman' over the bundled one" in out
+    assert main(["--content", str(mod), "sim", "slingers", "--seed", "3"]) == 0
+    done = capsys.readouterr()
+    assert "Winner:" in done.out and "Militia rifleman" in done.out
+    assert "note: " in done.err and "unit 'rifleman'" in done.err
+    assert main(["sim", "slingers", "--seed", "3"]) == 2          # not without the mod
+    assert "no scenario with this id" in capsys.readouterr().err
+    import game.ui.app
+    opened: list = []
+    monkeypatch.setattr(game.ui.app, "run_app", lambda **kw: opened.append(kw))
+    assert main(["--content", str(mod)]) == 0
+    assert "slingers" in opened[0]["library"].scenarios
+    broken = make_mod(tmp_path / "broken", CASES["a unit missing"][0])
+    assert main(["--content", str(broken)]) == 2                   # told here; no app opens
+    assert "unknown unit 'slinger'" in capsys.readouterr().err and len(opened) == 1
