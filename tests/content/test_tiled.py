@@ -275,3 +275,17 @@ def test_a_yaml_map_may_give_zones_as_rectangles(write) -> None:
     [problem] = problems
     assert (problem.line, problem.key) == (3, "zones.far[0]")
     assert problem.message == "zone 'far' [3, 0, 2, 2] reaches [4, 1], outside the 4x2 map"
+
+
+def test_uncompressed_base64_data_reads_like_csv(folder: Path) -> None:
+    import base64
+    import struct
+
+    data = tmj(SKETCH, ZONES)
+    gids = data["layers"][0]["data"]
+    packed = base64.b64encode(struct.pack(f"<{len(gids)}I", *gids)).decode()
+    data["layers"][0].update(encoding="base64", compression="", data=packed)
+    found, problems = read_tiled(write_json(folder / "b.tmj", data))
+    csv, _ = read_tiled(write_json(folder / "c.tmj", tmj(SKETCH, ZONES)))
+    assert problems == [] and found is not None and csv is not None
+    assert found.spec.rows == csv.spec.rows
