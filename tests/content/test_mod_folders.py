@@ -7,6 +7,7 @@ playing it agrees: each case below is checked both ways.
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from game.content.loader import (
     validate_paths,
     validate_report,
 )
+from tests.content.tiled_helpers import tileset_json, tmj
 
 MAP = """
 id: yard
@@ -72,6 +74,20 @@ def _rifleman() -> str:
 
 RIFLEMAN = _rifleman()
 
+YARD_SKETCH = """
+##########
+#........#
+#........#
+##########
+"""
+YARD_ZONES = [("alpha", 1, 1, 2, 2), ("bravo", 7, 1, 2, 2)]
+
+
+def tiled_yard(zones=YARD_ZONES) -> str:
+    """The yard as a Tiled map, its tileset embedded."""
+    return json.dumps(tmj(YARD_SKETCH, zones, tileset=tileset_json(), properties={"id": "yard"}))
+
+
 CASES: dict[str, tuple[dict[str, str], bool]] = {
     # the layout docs/CONTENT.md shows: map, units, weapons and scenario in files of their own
     "split files": ({"map.yaml": MAP, "units.yaml": UNITS, "weapons.yaml": WEAPONS,
@@ -89,6 +105,11 @@ CASES: dict[str, tuple[dict[str, str], bool]] = {
     "a map by path": ({"maps/yard.yaml": MAP, "units.yaml": UNITS, "weapons.yaml": WEAPONS,
                        "scenario.yaml": SCENARIO.replace("map: yard", "map: maps/yard.yaml")},
                       True),
+    "a Tiled map beside": ({"yard.tmj": tiled_yard(), "units.yaml": UNITS,
+                            "weapons.yaml": WEAPONS, "scenario.yaml": SCENARIO}, True),
+    "a Tiled map with a zone off it": ({"yard.tmj": tiled_yard(YARD_ZONES + [("x", 9, 3, 2, 2)]),
+                                       "units.yaml": UNITS, "weapons.yaml": WEAPONS,
+                                       "scenario.yaml": SCENARIO}, False),
 }
 
 

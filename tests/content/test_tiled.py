@@ -225,6 +225,19 @@ def test_a_huge_map_is_refused_without_reading_its_tiles(folder: Path) -> None:
     assert "limited to 1 MiB" in problem.message and problem.file == str(path)
 
 
+def test_the_largest_map_reads_quickly(folder: Path) -> None:
+    """512x512, the most either way, in CSV: half a MiB, read in well under a second."""
+    import time
+
+    sketch = "\n".join(["#" * 512] + ["#" + "." * 510 + "#"] * 510 + ["#" * 512])
+    path = folder / "largest.tmj"
+    path.write_text(json.dumps(tmj(sketch, [("alpha", 1, 1, 5, 5)]), separators=(",", ":")))
+    start = time.perf_counter()
+    found, problems = read_tiled(path)
+    assert problems == [] and found is not None and len(found.spec.rows) == 512
+    assert time.perf_counter() - start < 3
+
+
 def test_compressed_data_templates_and_odd_tilesets_are_refused(folder: Path) -> None:
     data = tmj(SKETCH, ZONES)
     data["layers"][0].update(data="eJwLAAAA", encoding="base64", compression="zlib")
