@@ -47,7 +47,7 @@ def _read(extra: Sequence[Path | str]) -> tuple[Library, list[Problem]]:
     library: Library = Library()
     problems: list[Problem] = []
     add_path(library, bundled_content_dir(), problems)
-    library.bundled = set(library.marks)
+    library.bundled = set(library.marks) | {origin.file for origin in library.origins.values()}
     for path in extra:
         path = Path(path)
         if path.is_file():
@@ -100,11 +100,11 @@ def _pick(library: Library, scenario: str | Path, problems: list[Problem]) -> st
         return scenario
     path = Path(scenario)
     if path.is_file():
-        before = len(library.files)
         ident = _scenario_in_file(library, path, problems)
         if ident is not None and not problems:
+            before = len(library.files)
             add_beside(library, path, problems)
-            if len(library.files) > before + 1:        # new files beside it: check them too
+            if len(library.files) > before:          # new files beside it: check them too
                 problems += check_library(library)
         return ident
     known = ", ".join(sorted(library.scenarios)) or "none"

@@ -232,3 +232,17 @@ def test_the_command_line_reads_a_mod_with_content(tmp_path: Path, capsys, monke
     broken = make_mod(tmp_path / "broken", CASES["a unit missing"][0])
     assert main(["--content", str(broken)]) == 2                   # told here; no app opens
     assert "unknown unit 'slinger'" in capsys.readouterr().err and len(opened) == 1
+
+
+def test_a_mod_replaces_the_bundled_tiled_map(tmp_path: Path) -> None:
+    """Bundled items from Tiled files are replaceable too: a YAML map `quarry` over quarry.tmj."""
+    rows = "\n".join(["#" * 24] + ["#" + "." * 22 + "#"] * 13 + ["#" * 24])
+    text = "id: quarry\nname: Flat quarry\nzones: {alpha: [[1, 10, 2, 4]], bravo: [[16, 2, 3, 3]], " \
+           "extract: [[11, 5, 4, 2]]}\nrows: |\n" + "".join(f"  {row}\n" for row in rows.split())
+    mod = make_mod(tmp_path, {"quarry.yaml": text})
+    problems, notices = validate_report([mod])
+    assert problems == []
+    [notice] = notices
+    assert "using the mod's map 'quarry' over the bundled one" in notice.message
+    assert "quarry.tmj" in notice.message
+    assert load_setup("quarry", load_library([mod])).map.name == "Flat quarry"
