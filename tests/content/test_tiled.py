@@ -302,3 +302,16 @@ def test_uncompressed_base64_data_reads_like_csv(folder: Path) -> None:
     csv, _ = read_tiled(write_json(folder / "c.tmj", tmj(SKETCH, ZONES)))
     assert problems == [] and found is not None and csv is not None
     assert found.spec.rows == csv.spec.rows
+
+
+def test_entity_expansion_in_xml_is_refused(folder: Path) -> None:
+    """A "billion laughs" .tmx: the XML reader's amplification limit refuses it at once."""
+    text = '<?xml version="1.0"?>\n<!DOCTYPE map [\n<!ENTITY e0 "' + "a" * 50 + '">\n'
+    for level in range(1, 10):
+        text += f'<!ENTITY e{level} "' + f"&e{level - 1};" * 10 + '">\n'
+    text += ('<map orientation="orthogonal" width="4" height="4" tilewidth="16" '
+             'tileheight="16" infinite="0"><properties><property name="name" value="&e9;"/>'
+             "</properties></map>\n")
+    (folder / "laughs.tmx").write_text(text, encoding="utf-8")
+    [problem] = problems_of(folder / "laughs.tmx")
+    assert problem.message.startswith("not a Tiled XML map: limit on input amplification")
