@@ -309,7 +309,7 @@ def test_entity_expansion_in_xml_is_refused(folder: Path) -> None:
     text = '<?xml version="1.0"?>\n<!DOCTYPE map [\n<!ENTITY e0 "' + "a" * 50 + '">\n'
     for level in range(1, 10):
         text += f'<!ENTITY e{level} "' + f"&e{level - 1};" * 10 + '">\n'
-    text += ('<map orientation="orthogonal" width="4" height="4" tilewidth="16" '
+    text += (']>\n<map orientation="orthogonal" width="4" height="4" tilewidth="16" '
              'tileheight="16" infinite="0"><properties><property name="name" value="&e9;"/>'
              "</properties></map>\n")
     (folder / "laughs.tmx").write_text(text, encoding="utf-8")
