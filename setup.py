@@ -19,5 +19,7 @@ content_packages = ["game._content"] + [
 setup(
     packages=find_packages(include=["game", "game.*"]) + content_packages,
     package_dir={"game._content": "content"},
-    package_data={"game.ui": ["*.tcss"], **{name: ["*.yaml"] for name in content_packages}},
+    package_data={"game.ui": ["*.tcss"],
+                  **{name: ["*.yaml", "*.tmj", "*.tmx", "*.tsj", "*.png"]
+                     for name in content_packages}},
 )

@@ -24,6 +24,10 @@ Run with no arguments to open the game. Subcommands:
   serve              play in a web browser: serve the game at http://localhost:8000
   replay SAVE        watch a saved battle again from its start (--text: its log, step by step)
   campaign FILE      play a whole campaign between computer players (or continue a saved one)
+
+--content DIR (before the subcommand, repeatable) adds a mod: a folder of content files, read
+with the bundled content. Its items may use each other and the bundled ones, and an id it
+defines again replaces the bundled item (the game says so).
 """
 
 
@@ -38,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--save-dir", help="folder for saves (default: $SKIRMISH_SAVE_DIR, else a "
                         "checkout's saves/, else the user's data folder)")
+    parser.add_argument("--content", action="append", default=[], metavar="DIR",
+                        help="a mod: a folder (or file) of content read with the bundled content, "
+                        "for play, sim, validate and replay (repeatable)")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("play", help="open the game (the default)")
     sim = sub.add_parser("sim", help="play headless battles between computer players")
@@ -90,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command == "validate":
-            return _validate(args.paths)
+            return _validate(args.content + args.paths)
         if args.command == "sim":
             return _sim(args)
         if args.command == "replay":
@@ -124,8 +131,24 @@ def _play(args: argparse.Namespace) -> int:
     except ImportError:
         build_parser().print_help()
         return 0
-    run_app(save_dir=args.save_dir)
+    run_app(save_dir=args.save_dir, **_mod(args))
     return 0
+
+
+def _mod(args: argparse.Namespace) -> dict:
+    """The app's library when --content names a mod (loaded here, so a broken mod is told on
+    the terminal and the app does not open), with its notices on stderr."""
+    if not args.content:
+        return {}
+    from game.content.loader import load_library
+    library = load_library(args.content)
+    _notes(library.notices)
+    return {"library": library}
+
+
+def _notes(notices) -> None:
+    for notice in notices:
+        say(f"note: {notice}", file=sys.stderr)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -191,7 +214,7 @@ def _replay(args: argparse.Namespace) -> int:
         say("skirmish: the app cannot start here; --text prints the replay instead.",
             file=sys.stderr)
         return 2
-    run_app(save_dir=args.save_dir, watch=state)
+    run_app(save_dir=args.save_dir, watch=state, **_mod(args))
     return 0
 
 
@@ -262,10 +285,12 @@ def _campaign(args: argparse.Namespace) -> int:
 
 
 def _validate(paths: Sequence[str]) -> int:
-    from game.content.loader import validate_paths
-    problems = validate_paths(paths)
+    from game.content.loader import validate_report
+    problems, notices = validate_report(paths)
     for problem in problems:
         say(problem)
+    for notice in notices:
+        say(f"note: {notice}")
     if problems:
         say(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found.", file=sys.stderr)
         return 1
@@ -275,12 +300,15 @@ def _validate(paths: Sequence[str]) -> int:
 
 def _sim(args: argparse.Namespace) -> int:
     from game.ai import make_player
-    from game.content.loader import load_setup
+    from game.content.loader import load_library, load_setup
     from game.core.events import TurnUnseen
     from game.core.narrate import describe, tell
     from game.sim import play
 
-    setup = load_setup(args.scenario, ruleset=args.ruleset)
+    notices: list = []
+    setup = load_setup(args.scenario, load_library(args.content), ruleset=args.ruleset,
+                       notices=notices)
+    _notes(notices)
     sides = [s.id for s in setup.scenario.sides]
     names = {"first": args.ai, "other": args.vs or args.ai}
     for name in names.values():

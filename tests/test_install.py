@@ -42,6 +42,8 @@ def _mkdir(path: Path) -> Path:
 def test_the_wheel_holds_the_content_and_the_styles(unpacked_wheel: Path) -> None:
     assert (unpacked_wheel / "game" / "_content" / "scenarios" / "alley.yaml").is_file()
     assert (unpacked_wheel / "game" / "_content" / "terrain.yaml").is_file()
+    for name in ("quarry.tmj", "skirmish.tsj", "skirmish.png"):       # the Tiled map and tiles
+        assert (unpacked_wheel / "game" / "_content" / "maps" / name).is_file()
     assert (unpacked_wheel / "game" / "ui" / "app.tcss").is_file()
 
 

@@ -50,6 +50,8 @@ TABLES = {
     "campaign": "campaigns",
 }
 YAML_SUFFIXES = (".yaml", ".yml")
+TILED_SUFFIXES = (".tmj", ".tmx")          # maps made in Tiled: game.content.tiled
+CONTENT_SUFFIXES = YAML_SUFFIXES + TILED_SUFFIXES
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,12 @@ class Library:
     broken: set[tuple[str, str]] = field(default_factory=set)
     """Items that failed validation: references to them are not reported a second time."""
     files: set[Path] = field(default_factory=set)
+    bundled: set[str] = field(default_factory=set)
+    """The files of the bundled content: a mod's item of the same id replaces theirs."""
+    notices: list[Problem] = field(default_factory=list)
+    """What a mod replaced of the bundled content ("using the mod's unit 'x' over ...")."""
+    tiled: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Maps read from Tiled files, by file: glyph -> where its terrain was named."""
 
     def table(self, kind: str) -> dict[str, Any]:
         return getattr(self, TABLES[kind])
@@ -111,10 +119,15 @@ def register(
     table = library.table(kind)
     if spec.id in table and not replace:
         first = library.origins[(kind, spec.id)]
-        line, _ = library.marks[first.file].locate(first.loc + ("id",))
-        message = f"{kind} id {spec.id!r} is already defined at {first.file}:{line}"
-        problems.append(library.problem(origin, ("id",), message))
-        return False
+        marks = library.marks.get(first.file)
+        line = marks.locate(first.loc + ("id",))[0] if marks else None
+        where = f"{first.file}:{line}" if line else first.file
+        if first.file not in library.bundled or origin.file in library.bundled:
+            message = f"{kind} id {spec.id!r} is already defined at {where}"
+            problems.append(library.problem(origin, ("id",), message))
+            return False
+        message = f"using the mod's {kind} {spec.id!r} over the bundled one ({where})"
+        library.notices.append(library.problem(origin, ("id",), message))
     table[spec.id] = spec
     library.origins[(kind, spec.id)] = origin
     return True
@@ -174,6 +187,8 @@ def add_file(
     if resolved in library.files:
         return []
     library.files.add(resolved)
+    if path.suffix in TILED_SUFFIXES:
+        return _add_tiled(library, path, problems)
     doc, found = read_document(path)
     problems.extend(found)
     if doc is None:
@@ -203,8 +218,29 @@ def add_file(
     return [(kind, spec.id)]
 
 
+def _read_tiled(library: Library, path: Path, problems: list[Problem]) -> MapSpec | None:
+    from game.content.tiled import read_tiled
+
+    found, issues = read_tiled(path)
+    problems.extend(issues)
+    if found is None:
+        return None
+    library.tiled[str(path)] = found.places
+    return found.spec
+
+
+def _add_tiled(library: Library, path: Path, problems: list[Problem]) -> list[tuple[str, str]]:
+    spec = _read_tiled(library, path, problems)
+    if spec is None:
+        library.broken.add(("map", path.stem))
+        return []
+    if not register(library, "map", spec, Origin(str(path), ()), problems):
+        return []
+    return [("map", spec.id)]
+
+
 def is_map_path(value: object) -> bool:
-    return isinstance(value, str) and value.endswith(YAML_SUFFIXES)
+    return isinstance(value, str) and value.endswith(CONTENT_SUFFIXES)
 
 
 def _add_map_file(library: Library, scenario: ScenarioSpec, doc: Document, problems: list) -> None:
@@ -214,6 +250,13 @@ def _add_map_file(library: Library, scenario: ScenarioSpec, doc: Document, probl
         message = f"no map file {scenario.map!r} next to this scenario (looked for {path})"
         problems.append(library.problem(Origin(doc.file, ()), ("map",), message))
         library.broken.add(("map", scenario.map))
+        return
+    if path.suffix in TILED_SUFFIXES:
+        spec = _read_tiled(library, path, problems)
+        if spec is None:
+            library.broken.add(("map", scenario.map))
+        else:
+            library.scenario_maps[scenario.id] = (spec, Origin(str(path), ()))
         return
     map_doc, found = read_document(path)
     problems.extend(found)
@@ -234,9 +277,10 @@ def _add_map_file(library: Library, scenario: ScenarioSpec, doc: Document, probl
 
 
 def add_path(library: Library, path: Path, problems: list[Problem]) -> None:
-    """Read a file, or every .yaml/.yml file under a folder (sorted, so the order is stable)."""
+    """Read a file, or every content file under a folder (.yaml, .yml, and Tiled maps .tmj,
+    .tmx), sorted so the order is stable."""
     if path.is_dir():
-        found = sorted(p for p in path.rglob("*") if p.suffix in YAML_SUFFIXES and p.is_file())
+        found = sorted(p for p in path.rglob("*") if p.suffix in CONTENT_SUFFIXES and p.is_file())
         for item in found:
             add_file(library, item, problems)
     elif path.is_file():
@@ -246,6 +290,19 @@ def add_path(library: Library, path: Path, problems: list[Problem]) -> None:
         problems.append(Problem(str(path), None, None, "", message))
     else:
         problems.append(Problem(str(path), None, None, "", "no such file or folder"))
+
+
+def add_beside(library: Library, path: Path, problems: list[Problem]) -> None:
+    """Read the content files in the folder of `path` (not its subfolders): a scenario file is
+    played together with the files beside it, as `validate` of its folder checks them."""
+    try:
+        found = sorted(p for p in path.parent.iterdir()
+                       if p.suffix in CONTENT_SUFFIXES and p.is_file())
+    except OSError as error:
+        problems.append(Problem(str(path.parent), None, None, "", f"cannot list: {error}"))
+        return
+    for item in found:
+        add_file(library, item, problems)
 
 
 def map_of(library: Library, scenario: ScenarioSpec) -> tuple[MapSpec, Origin] | None:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from game.content.deploy import Deployment, deploy, slots_of
-from game.content.library import Library, Origin, add_file, add_path, map_of
+from game.content.library import Library, Origin, add_beside, add_file, add_path, map_of
 from game.content.maps import ParsedMap, parse_map, scan_map
 from game.content.problems import ContentError, Problem, unique
 from game.content.schema import BattleSetup
@@ -28,7 +28,7 @@ from game.content.yaml_marks import MAX_FILE_BYTES
 __all__ = [
     "MAX_FILE_BYTES", "ContentError", "Deployment", "Library", "Origin", "ParsedMap", "Problem",
     "bundled_content_dir", "deploy", "load_library", "load_setup", "parse_map", "playable_rulesets",
-    "validate_paths",
+    "validate_paths", "validate_report",
 ]
 
 
@@ -41,16 +41,27 @@ def bundled_content_dir() -> Path:
 
 
 def _read(extra: Sequence[Path | str]) -> tuple[Library, list[Problem]]:
+    """The bundled content, then each of `extra`: a folder with every content file under it, a
+    file alone, except a scenario file, which brings the files beside it (as playing it does).
+    An id the extra files define again replaces the bundled item, with a notice."""
     library: Library = Library()
     problems: list[Problem] = []
     add_path(library, bundled_content_dir(), problems)
+    library.bundled = set(library.marks) | {origin.file for origin in library.origins.values()}
     for path in extra:
-        add_path(library, Path(path), problems)
+        path = Path(path)
+        if path.is_file():
+            added = add_file(library, path, problems)
+            if any(kind == "scenario" for kind, _ in added):
+                add_beside(library, path, problems)
+        else:
+            add_path(library, path, problems)
     return library, problems
 
 
 def load_library(extra: Sequence[Path | str] = ()) -> Library:
-    """The bundled content plus `extra` files and folders. Raises ContentError."""
+    """The bundled content plus `extra` files and folders (a mod). Raises ContentError.
+    `library.notices` says which bundled items the mod replaced."""
     library, problems = _read(extra)
     problems = unique(problems + check_library(library))
     if problems:
@@ -60,8 +71,13 @@ def load_library(extra: Sequence[Path | str] = ()) -> Library:
 
 def validate_paths(paths: Sequence[Path | str]) -> list[Problem]:
     """Every problem in `paths` (files or folders), checked together with the bundled content."""
+    return validate_report(paths)[0]
+
+
+def validate_report(paths: Sequence[Path | str]) -> tuple[list[Problem], list[Problem]]:
+    """The problems in `paths`, and the notices (bundled items they replace)."""
     library, problems = _read(paths)
-    return unique(problems + check_library(library))
+    return unique(problems + check_library(library)), library.notices
 
 
 def _scenario_in_file(library: Library, path: Path, problems: list[Problem]) -> str | None:
@@ -84,7 +100,13 @@ def _pick(library: Library, scenario: str | Path, problems: list[Problem]) -> st
         return scenario
     path = Path(scenario)
     if path.is_file():
-        return _scenario_in_file(library, path, problems)
+        ident = _scenario_in_file(library, path, problems)
+        if ident is not None and not problems:
+            before = len(library.files)
+            add_beside(library, path, problems)
+            if len(library.files) > before:          # new files beside it: check them too
+                problems += check_library(library)
+        return ident
     known = ", ".join(sorted(library.scenarios)) or "none"
     message = f"no scenario with this id, and no such file (scenarios: {known})"
     problems.append(Problem(str(scenario), None, None, "", message))
@@ -92,12 +114,15 @@ def _pick(library: Library, scenario: str | Path, problems: list[Problem]) -> st
 
 
 def load_setup(
-    scenario: str | Path, library: Library | None = None, *, ruleset: str | None = None
+    scenario: str | Path, library: Library | None = None, *, ruleset: str | None = None,
+    notices: list[Problem] | None = None,
 ) -> BattleSetup:
     """Everything one battle needs, from a scenario id or a scenario file's path.
 
-    A scenario file may define its own weapons, armor, units and squads; they join the library
-    for that scenario only. `ruleset` (a ruleset id) plays the scenario under that ruleset
+    A scenario file is read with the content files beside it (the folder is a mod: they may
+    define what it uses, or replace bundled items; `notices`, if given, gets what was replaced,
+    the library's own notices included). A scenario file may define its own weapons, armor,
+    units and squads; they join the library for that scenario only. `ruleset` (a ruleset id) plays the scenario under that ruleset
     instead of its own: its units and their weapons must have the stats it needs, and the
     setup's `scenario.ruleset` becomes that id. Raises ContentError with every problem found.
     """
@@ -107,7 +132,9 @@ def load_setup(
     if scenario_id is not None:
         problems += check_scenario(scope, scenario_id, ruleset)
     if scenario_id is None or problems:
-        raise ContentError(problems)
+        raise ContentError(unique(problems))
+    if notices is not None:
+        notices.extend(scope.notices)
     return _build_setup(scope, scenario_id, ruleset)
 
 

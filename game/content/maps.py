@@ -100,6 +100,29 @@ def _glyph_issues(rows: list[str], legend: Mapping[str, LegendEntry]) -> list[Ma
     return issues
 
 
+def _zone_issues(spec: MapSpec) -> list[MapIssue]:
+    width, height = len(spec.rows[0]), len(spec.rows)
+    issues = []
+    for name, rects in spec.zones.items():
+        for index, (x, y, w, h) in enumerate(rects):
+            if x + w > width or y + h > height:
+                corner = [x + w - 1, y + h - 1]
+                issues.append(MapIssue(
+                    ("zones", name, index),
+                    f"zone {name!r} [{x}, {y}, {w}, {h}] reaches {corner}, outside the "
+                    f"{width}x{height} map"))
+    return issues
+
+
+def _add_rects(spec: MapSpec, zones: dict[str, list[Square]]) -> None:
+    """The squares of the `zones` rectangles join the legend's, in row-major order."""
+    for name, rects in spec.zones.items():
+        squares = set(zones.get(name, ()))
+        for x, y, w, h in rects:
+            squares.update((sx, sy) for sy in range(y, y + h) for sx in range(x, x + w))
+        zones[name] = sorted(squares, key=lambda square: (square[1], square[0]))
+
+
 def scan_map(
     spec: MapSpec, terrain: Mapping[str, TerrainSpec]
 ) -> tuple[ParsedMap | None, list[MapIssue]]:
@@ -107,6 +130,8 @@ def scan_map(
     issues = _legend_issues(spec, terrain) + _shape_issues(spec.rows)
     legend = legend_of(spec, terrain)
     issues += _glyph_issues(spec.rows, legend)
+    if not issues:
+        issues += _zone_issues(spec)
     if issues:
         return None, issues
     zones: dict[str, list[Square]] = {}
@@ -121,6 +146,7 @@ def scan_map(
             zone = zone_of.get(glyph)
             if zone is not None:
                 zones.setdefault(zone, []).append((x, y))
+    _add_rects(spec, zones)
     width, height = len(spec.rows[0]), len(spec.rows)
     return ParsedMap(spec.id, width, height, grid, zones), []
 

@@ -259,12 +259,21 @@ class LegendEntry(Strict):
 
 
 
+ZoneRect = Annotated[
+    tuple[Annotated[int, Field(ge=0, le=511)], Annotated[int, Field(ge=0, le=511)],
+          Annotated[int, Field(ge=1, le=512)], Annotated[int, Field(ge=1, le=512)]],
+    Field(description="[x, y, width, height] in squares, from the top-left corner"),
+]
+
+
 class MapSpec(Strict):
     id: Ident
     name: Name
     description: Description = ""
     legend: dict[Glyph, LegendEntry] = Field(default_factory=dict)
     rows: list[str] = Field(min_length=2, max_length=512)
+    zones: dict[Ident, list[ZoneRect]] = Field(
+        default_factory=dict, description="zones as rectangles, besides the legend's zone glyphs")
 
     @field_validator("rows", mode="before")
     @classmethod
@@ -277,7 +286,7 @@ class MapSpec(Strict):
 
 # --- scenarios -------------------------------------------------------------------------------
 
-MAP_PATH_RE = re.compile(r"^[^\x00]+\.ya?ml$")
+MAP_PATH_RE = re.compile(r"^[^\x00]+\.(ya?ml|tmj|tmx)$")
 
 
 def check_map_ref(value: str) -> str:
@@ -286,7 +295,8 @@ def check_map_ref(value: str) -> str:
         return value
     if not MAP_PATH_RE.match(value):
         raise ValueError(
-            f"{value!r} is neither a map id (like depot) nor a path ending in .yaml"
+            f"{value!r} is neither a map id (like depot) nor a path ending in .yaml, "
+            ".tmj or .tmx"
         )
     if value.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", value):
         raise ValueError(f"{value!r}: write the map path relative to the scenario file")

@@ -13,7 +13,7 @@ from game.content.maps import ParsedMap, scan_map
 from game.content.reach import unreachable_objective
 from pydantic import ValidationError
 
-from game.content.problems import Problem, from_validation, suggest, unique
+from game.content.problems import Problem, format_key, from_validation, suggest, unique
 from game.content.profiles import block_of, check_rules_keys
 from game.content.schema import MapSpec, RulesetSpec, ScenarioSpec, UnitSpec
 from game.rulesets import RULESETS, file_blocks, needs_profiles
@@ -69,12 +69,26 @@ def _known_terrain(library: Library, spec: MapSpec, glyph: str) -> bool:
 
 def check_map(library: Library, spec: MapSpec, origin: Origin) -> tuple[ParsedMap | None, list]:
     parsed, issues = scan_map(spec, library.terrain)
+    places = library.tiled.get(origin.file)
+    if places is not None:              # a Tiled map: its only late issue is an unknown terrain
+        return parsed, [_tiled_problem(library, spec, origin, issue, places) for issue in issues]
     problems = [
         library.problem(origin, issue.loc, issue.message, offset=issue.offset)
         for issue in issues
         if not (issue.loc[0] == "legend" and _known_terrain(library, spec, issue.loc[1]))
     ]
     return parsed, problems
+
+
+def _tiled_problem(library: Library, spec: MapSpec, origin: Origin, issue, places) -> Problem:
+    from game.content.tiled import TERRAIN_LAYER
+
+    if issue.loc[0] == "legend":
+        terrain = spec.legend[issue.loc[1]].terrain
+        message = (f"unknown terrain {terrain!r} ({places.get(issue.loc[1], 'a tile')})"
+                   + suggest(terrain, library.terrain))
+        return Problem(origin.file, None, None, f"layer {TERRAIN_LAYER!r}", message)
+    return Problem(origin.file, None, None, format_key(issue.loc), issue.message)
 
 
 def check_terrain(library: Library) -> list[Problem]:

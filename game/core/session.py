@@ -72,6 +72,7 @@ def grid_for(setup: BattleSetup) -> Grid:
 
     terrain = {t.id: t for t in setup.terrain}
     key = (setup.map.id, tuple(setup.map.rows), repr(sorted(setup.map.legend.items())),
+           repr(sorted(setup.map.zones.items())),
            tuple(t.model_dump_json() for t in setup.terrain))
     grid = _grid_cache.get(key)
     if grid is None:

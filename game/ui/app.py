@@ -40,7 +40,8 @@ class SkirmishApp(App):
     ]
 
     def __init__(self, save_dir: str | None = None, *,
-                 computer_delay: float = COMPUTER_DELAY, watch: dict | None = None) -> None:
+                 computer_delay: float = COMPUTER_DELAY, watch: dict | None = None,
+                 library: Any = None) -> None:
         super().__init__()
         self.computer_delay = computer_delay
         self.watch = watch                  # a save's state to open in the Replay screen
@@ -50,7 +51,7 @@ class SkirmishApp(App):
         except SaveError as error:
             self.save_folder = None
             self.save_problem = str(error)
-        self.library: Any = None
+        self.library: Any = library         # the bundled content and a mod's (--content)
         self.library_problem = ""
         self.match: Match | None = None
         self.campaign: CampaignRun | None = None
@@ -432,7 +433,8 @@ def load_problem(error: Exception) -> str:
     return f"{type(error).__name__}: {text}." if text else f"{type(error).__name__}."
 
 
-def run_app(save_dir: str | None = None, watch: dict | None = None) -> None:
+def run_app(save_dir: str | None = None, watch: dict | None = None, library: Any = None) -> None:
     """Open the app (plain `skirmish`). `save_dir` overrides the save folder; `watch`, a saved
-    battle's state, opens its Replay screen (`skirmish replay SAVE`)."""
-    SkirmishApp(save_dir, watch=watch).run()
+    battle's state, opens its Replay screen (`skirmish replay SAVE`); `library`, the content
+    with a mod loaded (`--content DIR`), else the bundled content is loaded when needed."""
+    SkirmishApp(save_dir, watch=watch, library=library).run()

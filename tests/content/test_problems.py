@@ -139,7 +139,10 @@ def test_duplicate_ids_name_both_places(write: Write) -> None:
     assert problem.message == f"armor id 'tin' is already defined at {first}:2"
 
 
-def test_duplicate_of_a_bundled_id(write: Write) -> None:
+def test_a_bundled_id_defined_again_replaces_it_and_must_serve_its_users(write: Write) -> None:
+    """A mod may replace a bundled item (with a notice, see test_mod_folders.py); the bundled
+    scenarios that use it then check the replacement, here a knife without the other rulesets'
+    stats."""
     path = write("w.yaml", """
         weapons:
           - id: combat_knife
@@ -148,7 +151,9 @@ def test_duplicate_of_a_bundled_id(write: Write) -> None:
             damage: 1d4
             modes: [{name: strike, ap: 3}]
     """)
-    assert "already defined at" in only(problems_in(path), "weapons[0].id").message
+    problems = problems_in(path)
+    assert not any("already defined at" in problem.message for problem in problems)
+    assert "no stats for ruleset 'd20'" in only(problems, "weapons[0].rules.d20").message
 
 
 def map_text(rows: str, legend: str = "") -> str:

@@ -59,10 +59,12 @@ class NewBattle(GameScreen):
             with Column(id="new-left"):
                 yield Label("Scenario", classes="first")
                 options = [Option(plain(f"{s.name} ({len(s.sides)} sides, "
-                                        f"{self._ruleset_name(s.ruleset)})"),
+                                        f"{self._ruleset_name(s.ruleset)}){self._mod(s.id)}"),
                                   id=s.id) for s in scenarios]
                 yield Choices(*options, id="scenarios")
                 yield Static("", id="scenario-about", markup=False)
+                notes = self._notes(getattr(self.library, "notices", []))
+                yield Static(notes.strip(), id="mod-notes", markup=False)
                 yield Input(placeholder="or a scenario file path + Enter", id="scenario-path")
                 yield Label("Ruleset")
                 with RadioSet(id="ruleset"):
@@ -99,6 +101,7 @@ class NewBattle(GameScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#mod-notes").display = bool(getattr(self.library, "notices", []))
         for options in self.query("#scenarios").results(OptionList):
             if options.option_count:
                 options.highlighted = 0
@@ -126,11 +129,13 @@ class NewBattle(GameScreen):
             return
         event.stop()
         if event.input.id == "scenario-path" and event.value.strip():
-            setup = self._load(event.value.strip())
+            notices: list = []
+            setup = self._load(event.value.strip(), notices=notices)
             if setup is not None:
                 self._say("")
                 self.query_one("#scenario-about", Static).update(
-                    f"{setup.scenario.name}: {setup.scenario.description}")
+                    f"{setup.scenario.name}: {setup.scenario.description}" + self._notes(
+                        [n for n in notices if n not in getattr(self.library, "notices", [])]))
                 self._pick_ruleset(setup.ruleset.id, event.value.strip())
                 self._show_rows([(s.id, s.name) for s in setup.scenario.sides], key=event.value)
         elif event.input.id == "seed":
@@ -156,6 +161,17 @@ class NewBattle(GameScreen):
         elif ident.startswith("kind-") and self.levels:
             index = int(ident.removeprefix("kind-"))
             self._set_kind(index, "computer" if self.kinds[index] == "human" else "human")
+
+    def _mod(self, scenario_id: str) -> str:
+        """' (mod)' after a scenario a mod (--content) brought, none after a bundled one."""
+        origin = self.library.origins.get(("scenario", scenario_id))
+        bundled = getattr(self.library, "bundled", None)
+        return " (mod)" if bundled and origin is not None and origin.file not in bundled else ""
+
+    @staticmethod
+    def _notes(notices: list) -> str:
+        """What a mod replaced of the bundled content, one line each."""
+        return "".join(f"\nMod: {notice.message} ({notice.file})" for notice in notices)
 
     def _ruleset_name(self, ident: str) -> str:
         spec = self.library.rulesets.get(ident)
@@ -213,10 +229,11 @@ class NewBattle(GameScreen):
         self.query_one("#new-problem", Problem).update(text)
 
 
-    def _load(self, source: str, ruleset: str | None = None) -> BattleSetup | None:
+    def _load(self, source: str, ruleset: str | None = None,
+              notices: list | None = None) -> BattleSetup | None:
         from game.content.loader import load_setup
         try:
-            return load_setup(source, self.library, ruleset=ruleset)
+            return load_setup(source, self.library, ruleset=ruleset, notices=notices)
         except ContentError as error:
             self._say(f"This scenario cannot be played:\n{error}")
         except OSError as error:
