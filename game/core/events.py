@@ -417,6 +417,7 @@ class HealthSet(Event):
     hp_before: int
     hp_after: int
     reason: str
+    measure: str = "HP"          # what the ruleset calls it: HP, Durability left, Body Points
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,7 +74,7 @@ def set_health(session: Session, cmd: SetHealth) -> None:
         raise Illegal(f"{name} already has {cmd.hp} {what}.")
     reason = _reason(cmd.reason)
     before, health.hp = health.hp, cmd.hp
-    session.emit(HealthSet(cmd.unit, before, cmd.hp, reason))
+    session.emit(HealthSet(cmd.unit, before, cmd.hp, reason, what))
     set_state(session, cmd.unit, session.rules.state_at(session, cmd.unit, cmd.hp), cause=GM)
 
 

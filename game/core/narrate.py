@@ -150,7 +150,7 @@ _TELLERS: dict[type, Callable] = {
     ev.ModifierGiven: lambda e, n: (f"The game master gives {n(e.unit)}'s next attack roll "
                                     f"{e.modifier:+d}: {e.reason}." if e.modifier else
                                     f"The game master takes back {n(e.unit)}'s modifier: {e.reason}."),
-    ev.HealthSet: lambda e, n: (f"The game master sets {n(e.unit)} to {e.hp_after} "
+    ev.HealthSet: lambda e, n: (f"The game master sets {n(e.unit)}'s {e.measure} to {e.hp_after} "
                                 f"(was {e.hp_before}): {e.reason}."),
     ev.Exploded: lambda e, n: (f"The {n(e.grenade)} explodes at {e.at}: "
                                f"{'+'.join(map(str, e.rolls))} = {sum(e.rolls)} {e.damage_type}, "

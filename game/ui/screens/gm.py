@@ -92,7 +92,11 @@ class GmPanel(GameScreen[None]):
         for number, uid in enumerate(order, 1):
             sheet = unit_sheet(battle, uid)
             mark = ">" if sheet.active else " "
-            body = ", ".join(f"{label} {value}" for label, value in sheet.rows[:2])
+            measure = health_bounds(battle, uid)[0]
+            shown = dict(sheet.rows)
+            body = f"{measure} {shown.get(measure, '?')}"
+            if shown.get("State", "ok") != "ok":
+                body += f", {shown['State']}"
             given = f" [GM {sheet.modifier[0]:+d}]" if sheet.modifier else ""
             options.add_option(Option(plain(f"{mark}{number:>2}. {sheet.name} ({names.get(sheet.side, sheet.side)})"
                                             f": {body}{given}"), id=uid))

@@ -140,8 +140,10 @@ class SetupScreen(GameScreen[None]):
 
     def roster(self) -> Text:
         text = Text()
-        text.append(f"Cursor at [{self.cursor[0]}, {self.cursor[1]}]\n\n", style="bold")
         names, scenario = self.names, self.setup.scenario
+        under = self.at(self.cursor)
+        text.append(f"Cursor at [{self.cursor[0]}, {self.cursor[1]}]"
+                    + (f": {names[under]}" if under is not None else "") + "\n\n", style="bold")
         for index, side in enumerate(scenario.sides):
             text.append(f"{side_letter(index)} {side.name}\n", style=f"bold {side_color(index)}")
             for n, name in enumerate(names):
