@@ -96,7 +96,6 @@ class NewBattle(GameScreen):
                                         classes="side-player")
                 with Horizontal(classes="dialog-buttons"):
                     yield Button("Start", id="start", variant="primary")
-                    yield Button("Set up the encounter", id="set-up")
                     yield Button("Back", id="back")
         yield Footer()
 
@@ -153,8 +152,6 @@ class NewBattle(GameScreen):
         ident = event.button.id or ""
         if ident == "start":
             self.action_start()
-        elif ident == "set-up":
-            self.action_start(True)
         elif ident == "back":
             self.action_back()
         elif ident.startswith("kind-") and self.levels:
