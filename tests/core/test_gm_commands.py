@@ -11,7 +11,8 @@ from game.content.loader import load_library, load_setup
 from game.content.schema import BattleSetup, MapSpec, ScenarioSpec, SideSpec, SquadMember
 from game.core import components as c
 from game.core import queries as q
-from game.core.commands import Attack, GiveModifier, SetHealth, command_from_dict
+from game.core.commands import (Attack, ChooseDefense, EndTurn, GiveModifier, SetHealth,
+                                command_from_dict)
 from game.core.events import AttackResolved, HealthChanged, HealthSet, ModifierGiven, Refused
 from game.rulesets import load_battle, new_battle
 from tests.core.builders import setup, unit
@@ -144,11 +145,17 @@ def _all_events(spec, seed, commands):
         return out
 
 
-def test_a_gm_call_waits_while_a_defender_chooses():
-    spec = setup([".....", "....."], {"blue": [(unit("ann"), (0, 0))], "red": [(unit("bob"), (2, 0))]})
-    with new_battle(spec, 1) as battle:
+def test_a_gm_call_waits_while_a_defender_chooses(library):
+    with new_battle(duel(library, "d20_depot"), 2) as battle:
         s = battle.session
-        s.pending = (object(), ("dodge",))  # type: ignore[assignment]
-        refused = battle.submit(SetHealth(s.order[0], 5, "x"))
+        first = s.active
+        assert not isinstance(battle.submit(ChooseDefense(first, "ask")), Refused)
+        battle.submit(EndTurn(first))
+        second = s.active
+        assert second != first
+        assert not isinstance(battle.submit(Attack(second, first)), Refused)
+        assert battle.pending is not None and battle.pending[0] == first
+        refused = battle.submit(SetHealth(first, 5, "x"))
         assert isinstance(refused, Refused) and "waiting for its defender" in refused.reason
-        s.pending = None
+        refused = battle.submit(GiveModifier(second, 1, "x"))
+        assert isinstance(refused, Refused) and "waiting for its defender" in refused.reason

@@ -102,3 +102,15 @@ async def test_a_unit_without_stats_for_the_rules_is_refused(save_dir, tmp_path)
         await pilot.pause()
         assert "Cannot add Rook" in screen_text(app) and "d20" in screen_text(app)
         assert len(setup.units) == 2
+
+
+async def test_the_mouse_picks_a_unit_up_and_puts_it_down(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        setup = await open_setup(app, pilot)
+        await pilot.click("#setup-board", offset=(8 * 2, 3))          # the Trooper at [8, 3]
+        assert setup.held == 1 and setup.cursor == (8, 3)
+        await pilot.click("#setup-board", offset=(4 * 2, 2))          # the crate at [4, 2]
+        assert setup.held == 1 and "low cover square" in screen_text(app)
+        await pilot.click("#setup-board", offset=(6 * 2 + 1, 2))      # open ground at [6, 2]
+        assert setup.held is None and setup.squares[1] == (6, 2)
