@@ -14,7 +14,7 @@ from typing import Any
 
 from game.core import components as c
 from game.core.commands import GiveModifier, SetHealth
-from game.core.events import HealthSet, ModifierGiven
+from game.core.events import Event, HealthSet, ModifierGiven
 from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems.health import set_state
@@ -31,6 +31,11 @@ def _unit(session: Session, uid: str) -> str:
     if session.get(uid, c.Health).state == "dead":
         raise Illegal(f"{name} is dead.")
     return name
+
+
+def _tell(session: Session, uid: str, event: Event) -> None:
+    """A call about `uid`, for its own side and the sides that see it (as its wounds are)."""
+    session.emit(event, *session.where(uid), to=(session.side_of(uid),))
 
 
 def _reason(text: str) -> str:
@@ -53,11 +58,11 @@ def give_modifier(session: Session, cmd: GiveModifier) -> None:
         if not session.has(cmd.unit, c.Situational):
             raise Illegal(f"{name} has no modifier waiting to take back.")
         session.remove(cmd.unit, c.Situational)
-        session.emit(ModifierGiven(cmd.unit, 0, _reason(cmd.reason)))
+        _tell(session, cmd.unit, ModifierGiven(cmd.unit, 0, _reason(cmd.reason)))
         return
     reason = _reason(cmd.reason)
     session.add(cmd.unit, c.Situational(cmd.modifier, reason))
-    session.emit(ModifierGiven(cmd.unit, cmd.modifier, reason))
+    _tell(session, cmd.unit, ModifierGiven(cmd.unit, cmd.modifier, reason))
 
 
 def set_health(session: Session, cmd: SetHealth) -> None:
@@ -74,7 +79,7 @@ def set_health(session: Session, cmd: SetHealth) -> None:
         raise Illegal(f"{name} already has {cmd.hp} {what}.")
     reason = _reason(cmd.reason)
     before, health.hp = health.hp, cmd.hp
-    session.emit(HealthSet(cmd.unit, before, cmd.hp, reason, what))
+    _tell(session, cmd.unit, HealthSet(cmd.unit, before, cmd.hp, reason, what))
     set_state(session, cmd.unit, session.rules.state_at(session, cmd.unit, cmd.hp), cause=GM)
 
 

@@ -159,3 +159,13 @@ def test_a_gm_call_waits_while_a_defender_chooses(library):
         assert isinstance(refused, Refused) and "waiting for its defender" in refused.reason
         refused = battle.submit(GiveModifier(second, 1, "x"))
         assert isinstance(refused, Refused) and "waiting for its defender" in refused.reason
+
+
+def test_a_call_about_a_hidden_unit_is_told_only_to_those_who_see_it():
+    spec = setup(["..#..", "..#.."], {"blue": [(unit("ann"), (0, 0))], "red": [(unit("bob"), (4, 0))]})
+    with new_battle(spec, 1) as battle:
+        bob = next(uid for uid in battle.session.order if battle.session.side_of(uid) == "red")
+        [given] = battle.submit(GiveModifier(bob, 1, "the wind"))
+        assert given.seen_by == ("red",)
+        events = battle.submit(SetHealth(bob, 3, "a fall"))
+        assert events[0].seen_by == ("red",)
