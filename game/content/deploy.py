@@ -8,7 +8,7 @@ used again gets " 2", " 3" ... in deployment order. A battle holds at most MAX_U
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from game.content.maps import ParsedMap, Square, parse_map
@@ -96,6 +96,11 @@ def _numbered(bases: list[str]) -> list[str]:
         used.add(name)
         names.append(name)
     return names
+
+
+def display_names(bases: list[str]) -> list[str]:
+    """Unique display names for units named `bases`, in order, as deployment numbers them."""
+    return _numbered(bases)
 
 
 def unit_count(scenario: ScenarioSpec, squads: Mapping[str, SquadSpec]) -> int:
@@ -229,3 +234,49 @@ def deploy(setup: BattleSetup) -> list[Deployment]:
             for issue in issues
         )
     return deployments
+
+
+# --- an encounter set up by hand ------------------------------------------------------------
+# The game master places each unit before the battle (game/ui/screens/setup.py). The seam is
+# the scenario itself: every unit is written out as a member of its own with an explicit
+# `at:` square, so the battle, a save and the scenario written to a file for next time all
+# deploy alike, and a replay is exact.
+
+
+def square_problem(setup: BattleSetup, name: str, square: Square,
+                   taken: Mapping[Square, str]) -> str | None:
+    """Why the unit `name` cannot be put on `square` (`taken`: squares -> the units on them),
+    or None if it can: the same words deployment uses for a bad `at:`."""
+    terrain = {item.id: item for item in setup.terrain}
+    placer = _Placer(parse_map(setup.map, terrain), terrain)
+    placer.taken = {sq: who for sq, who in taken.items() if who != name}
+    slot = Slot(0, "", "", name, square, Source("scenario", setup.scenario.id, ()))
+    placer.place_at(slot)
+    if not placer.issues:
+        return None
+    return placer.issues[0].message.replace(" is deployed at ", " cannot stand at ")
+
+
+def pinned(setup: BattleSetup, squares: list[Square],
+           extra: Sequence[tuple[int, str]] = ()) -> BattleSetup:
+    """`setup` with each of its units (deployment order, then `extra`: (side index, unit id) of
+    units added to a side) written out as its own member at its square in `squares`.
+
+    The display names stay the ones deployment gave; squads are written out, so the scenario
+    names none."""
+    squads = {squad.id: squad for squad in setup.squads}
+    units = {unit.id: unit for unit in setup.units}
+    slots = slots_of(setup.scenario, squads, units)
+    listed = [(slot.side_index, slot.unit, slot.name) for slot in slots]
+    listed += [(index, unit, units[unit].name) for index, unit in extra]
+    if len(listed) != len(squares):
+        raise ValueError(f"{len(squares)} squares for {len(listed)} units")
+    names = _numbered([name for _, _, name in listed])
+    sides = []
+    for index, side in enumerate(setup.scenario.sides):
+        members = [SquadMember(unit=unit, name=name, at=square)
+                   for (at_side, unit, _), name, square in zip(listed, names, squares, strict=True)
+                   if at_side == index]
+        sides.append(side.model_copy(update={"squad": None, "members": members}))
+    scenario = setup.scenario.model_copy(update={"sides": sides, "squads": []})
+    return setup.model_copy(update={"scenario": scenario, "squads": []})

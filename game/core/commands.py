@@ -133,10 +133,32 @@ class EndTurn(Command):
     kind: ClassVar[str] = "end_turn"
 
 
+@dataclass(frozen=True, slots=True)
+class GiveModifier(Command):
+    """The game master's call: `unit`'s next attack roll gets `modifier` (0 takes it back).
+    Given at any moment but while a defender chooses; not an action of the unit."""
+
+    kind: ClassVar[str] = "give_modifier"
+    modifier: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetHealth(Command):
+    """The game master's call: `unit` has `hp` left (the ruleset's HP, Durability or Body
+    Points), whatever the rolls said. Given at any moment but while a defender chooses."""
+
+    kind: ClassVar[str] = "set_health"
+    hp: int
+    reason: str
+
+
+GM_COMMANDS = (GiveModifier, SetHealth)
+
 COMMANDS: dict[str, type[Command]] = {
     cls.kind: cls
     for cls in (Move, ChangeStance, Attack, SetOverwatch, Suppress, Throw, Reload, Draw, Revive,
-                Defend, ChooseDefense, Declare, Respond, EndTurn)
+                Defend, ChooseDefense, Declare, Respond, EndTurn, GiveModifier, SetHealth)
 }
 
 

@@ -109,6 +109,14 @@ class Suppressed:
     weapon: str
 
 
+@dataclass(slots=True)
+class Situational:
+    """A modifier the game master gave a unit's next attack roll, and why."""
+
+    modifier: int
+    reason: str
+
+
 # --- used only under the tabletop rulesets (game/rulesets/tabletop) -------------------------
 
 @dataclass(slots=True)

@@ -18,12 +18,13 @@ import esper
 
 from game.content.schema import BattleSetup, RulesetSpec
 from game.core import components as c
-from game.core.commands import (Attack, ChangeStance, ChooseDefense, Command, Declare, Defend, Draw,
-                                EndTurn, Move, Reload, Respond, Revive, SetOverwatch, Suppress,
-                                Throw, command_from_dict)
+from game.core.commands import (GM_COMMANDS, Attack, ChangeStance, ChooseDefense, Command, Declare,
+                                Defend, Draw, EndTurn, Move, Reload, Respond, Revive, SetOverwatch,
+                                Suppress, Throw, command_from_dict)
 from game.core.dice import Dice
 from game.core.events import DefenseAsked, Event, Moved, Refused, StanceChanged
 from game.core.illegal import Illegal
+from game.core import gm
 from game.core.session import Session
 from game.core.systems import attack, loadout, movement, overwatch, turns
 
@@ -133,9 +134,15 @@ class Battle:
             return Refused("This battle has been closed.")
         if s.over:
             return Refused("The battle is over.")
-        known = type(command) in HANDLERS or type(command) in RULESET_ACTIONS or isinstance(command, EndTurn)
+        known = (type(command) in HANDLERS or type(command) in RULESET_ACTIONS
+                 or type(command) in gm.HANDLERS or isinstance(command, EndTurn))
         if not isinstance(command, Command) or not known:
             return Refused(f"Not a command: {command!r}.")
+        if isinstance(command, GM_COMMANDS):      # the game master's, whoever's turn it is
+            if s.pending is not None:
+                return Refused("An attack is waiting for its defender's choice: "
+                               "give the game master's call after it.")
+            return self._carry(command)
         if s.pending is not None or isinstance(command, Respond):
             return self._answer(command)
         if command.unit != s.active:
@@ -270,6 +277,11 @@ class Battle:
         s = self.session
         if isinstance(command, EndTurn):
             turns.end_turn(s, command.unit)
+            return
+        if isinstance(command, GM_COMMANDS):
+            gm.HANDLERS[type(command)](s, command)
+            if not turns.check_victory(s) and s.active is not None and not s.is_up(s.active):
+                turns.end_turn(s, s.active)      # the unit whose turn it is went down
             return
         handler = HANDLERS.get(type(command)) or s.rules.actions().get(type(command))
         if handler is None:

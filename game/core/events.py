@@ -399,6 +399,28 @@ class StatusChanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ModifierGiven(Event):
+    """The game master gave a unit's next attack roll a modifier (0: took one back)."""
+
+    kind: ClassVar[str] = "modifier_given"
+    unit: str
+    modifier: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class HealthSet(Event):
+    """The game master set a unit's HP (its Durability left, its Body Points) by hand."""
+
+    kind: ClassVar[str] = "health_set"
+    unit: str
+    hp_before: int
+    hp_after: int
+    reason: str
+    measure: str = "HP"          # what the ruleset calls it: HP, Durability left, Body Points
+
+
+@dataclass(frozen=True, slots=True)
 class Refused:
     """A command the engine would not carry out, and why. Nothing changed."""
 

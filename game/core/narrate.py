@@ -147,6 +147,11 @@ _TELLERS: dict[type, Callable] = {
     ev.StatusChanged: lambda e, n: (f"{n(e.unit)}: {e.status}"
                                     + (f" ({e.turns})" if e.turns else " until healed" if e.lasting else " ends")
                                     + f" - {e.detail}."),
+    ev.ModifierGiven: lambda e, n: (f"The game master gives {n(e.unit)}'s next attack roll "
+                                    f"{e.modifier:+d}: {e.reason}." if e.modifier else
+                                    f"The game master takes back {n(e.unit)}'s modifier: {e.reason}."),
+    ev.HealthSet: lambda e, n: (f"The game master sets {n(e.unit)}'s {e.measure} to {e.hp_after} "
+                                f"(was {e.hp_before}): {e.reason}."),
     ev.Exploded: lambda e, n: (f"The {n(e.grenade)} explodes at {e.at}: "
                                f"{'+'.join(map(str, e.rolls))} = {sum(e.rolls)} {e.damage_type}, "
                                f"one die less each ring out to {e.radius}."),

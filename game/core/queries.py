@@ -393,3 +393,44 @@ def preview_suppress(battle: Battle, uid: str, at: Square) -> SuppressOdds | Ref
         return s.rules.preview_suppress(s, uid, at, _known_uids(battle, s.side_of(uid)))
     except Illegal as why:
         return Refused(str(why))
+
+
+# --- the game master's panel ----------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class UnitSheet:
+    """A unit's state in its ruleset's own terms, for the game master (who sees everything)."""
+
+    uid: str
+    name: str
+    side: str
+    active: bool                                  # its turn now
+    rows: tuple[tuple[str, str], ...]             # (label, value), in the ruleset's words
+    modifier: tuple[int, str] | None              # the game master's, waiting for its next attack
+
+
+def initiative_order(battle: Battle) -> list[str]:
+    """Every unit in the order it acts this round (the fallen too)."""
+    return list(battle.session.order)
+
+
+def unit_sheet(battle: Battle, uid: str) -> UnitSheet:
+    s = battle.session
+    s.use()
+    given = s.get(uid, c.Situational) if s.has(uid, c.Situational) else None
+    return UnitSheet(uid, s.get(uid, c.Unit).name, s.side_of(uid), s.active == uid,
+                     tuple(s.rules.unit_sheet(s, uid)),
+                     None if given is None else (given.modifier, given.reason))
+
+
+def modifier_table(battle: Battle) -> list[tuple[str, str]]:
+    """The situational modifiers the battle's ruleset lists, as (name, value) rows."""
+    return battle.session.rules.modifier_table()
+
+
+def health_bounds(battle: Battle, uid: str) -> tuple[str, int, int]:
+    """What the ruleset calls a unit's HP, and the lowest and highest the game master may set."""
+    s = battle.session
+    s.use()
+    low, high = s.rules.health_bounds(s, uid)
+    return s.rules.health_name, low, high

@@ -52,6 +52,7 @@ class AttackSituation:
     dropped_flat: bool
     melee: bool
     suppression: bool = False
+    extra: tuple[tuple[str, int], ...] = ()     # the game master's modifier (game/core/gm.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,3 +380,32 @@ class Ruleset:
     def statuses(self, session: Session, uid: str) -> list[str]:
         """Words for the unit panel beyond overwatch, pinned and stabilized."""
         return []
+
+    # --- the game master's table --------------------------------------------------------------
+
+    health_name = "HP"                  # what the ruleset calls what Health.hp counts
+
+    def unit_sheet(self, session: Session, uid: str) -> list[tuple[str, str]]:
+        """The unit's state in the ruleset's own terms, as (label, value) rows for the game
+        master's panel."""
+        health, ap = session.get(uid, c.Health), session.get(uid, c.ActionPoints)
+        rows = [(self.health_name, f"{health.hp}/{health.max_hp}"), ("State", health.state),
+                (self.ap_name, f"{ap.current}/{ap.per_turn}"),
+                ("Stance", session.get(uid, c.Posture).stance)]
+        words = self.statuses(session, uid)
+        if words:
+            rows.append(("Statuses", ", ".join(words)))
+        return rows
+
+    def modifier_table(self) -> list[tuple[str, str]]:
+        """The situational modifiers the ruleset's text lists, as (name, value) rows."""
+        return []
+
+    def health_bounds(self, session: Session, uid: str) -> tuple[int, int]:
+        """The lowest and highest `Health.hp` the game master may set for `uid`."""
+        health = session.get(uid, c.Health)
+        return -health.max_hp, health.max_hp
+
+    def state_at(self, session: Session, uid: str, hp: int) -> str:
+        """The condition (Health.state) `uid` is in with `hp` left, set by hand."""
+        return self.state_for(hp, session.get(uid, c.Health).constitution)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from game.content.schema import FireMode, WeaponSpec
 from game.core import components as c
+from game.core import gm
 from game.core.events import AttackResolved
 from game.core.illegal import Illegal
 from game.core.session import Session
@@ -119,7 +120,8 @@ def situation(session: Session, plan: AttackPlan, *, reaction: bool = False,
         cover=session.grid.cover_against(tpos, apos),
         concealed=bool(session.grid.concealment[tpos[1], tpos[0]]),
         running=running, moved_rough=not reaction and turn.moved_rough,
-        dropped_flat=not reaction and turn.dropped_flat, melee=melee, suppression=suppression)
+        dropped_flat=not reaction and turn.dropped_flat, melee=melee, suppression=suppression,
+        extra=tuple(gm.waiting(session, plan.attacker)))
 
 
 def spend(session: Session, uid: str, cost: int) -> None:

@@ -161,6 +161,7 @@ class Situation:
     held_actions: int = 0                # the defender's held actions: +1 each to reactions
     defender_reaction_bonus: int = 0     # e.g. +2 after its own Defensive Strike
     riposte_damage: str | None = None    # the defender's weapon dice, for a riposte
+    extra_label: str = "other"           # what the log calls `extra`
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +247,7 @@ class D20Rules:
             parts.append(("untrained", self.p.proficiency["advanced" if weapon.advanced else "basic"]))
         if kind.subtract_awareness:
             parts.append(("target's awareness", -defender.awareness))
-        parts.append(("other", sit.extra))
+        parts.append((sit.extra_label, sit.extra))
         return [(label, value) for label, value in parts if value]
 
     def hits_for(self, kind: AttackType, weapon: Weapon, margin: int) -> int:

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from game.content.schema import FireMode, WeaponSpec, dice_total
 from game.core import components as c
+from game.core import gm
 from game.rulesets.tabletop.grid import GridRules
 from game.core.commands import ChangeStance
 from game.core.dice import DiceCode
@@ -141,6 +142,27 @@ class D20Grid(GridRules):
             damage=health.max_hp - health.hp, reactions=tuple(profile.reactions),
             resistances=resist, weaknesses=weak, size=profile.size,
             awareness=stats.skills.get("awareness", 0))
+
+    def sheet_health(self, session: Session, uid: str) -> list[tuple[str, str]]:
+        """HP, Armor Rating, and the unit's one reaction a round."""
+        health, fighter = session.get(uid, c.Health), self.fighter(session, uid)
+        cond = session.get(uid, c.Condition)
+        used = cond.reacted_round == session.round and session.round > 0
+        return [(self.health_name, f"{health.hp}/{health.max_hp}"),
+                ("Armor Rating", str(fighter.armor_rating)),
+                ("Reaction", "used this round" if used else "ready"),
+                ("Held actions", str(cond.held))]
+
+    def health_bounds(self, session: Session, uid: str) -> tuple[int, int]:
+        health = session.get(uid, c.Health)
+        return -int(health.max_hp * self.core.p.dead_below_zero_share), health.max_hp
+
+    def modifier_table(self) -> list[tuple[str, str]]:
+        p = self.core.p
+        return (self.table_rows("to hit", dict(p.hit_modifiers))
+                + self.table_rows("target size", dict(p.sizes))
+                + [(f"attack: {name.replace('_', ' ')}", f"{kind.hit:+d}")
+                   for name, kind in p.attack_types.items()])
 
     @staticmethod
     def style_of(weapon: WeaponSpec, profile: Any) -> Style:
@@ -287,7 +309,10 @@ class D20Grid(GridRules):
         reaction, why_not = self.reaction_for(session, plan, weapon, defender)
         cond = session.get(plan.target, c.Condition)
         riposte = self.riposte_weapon(session, plan.target) if reaction == "riposte" else None
-        sit = Situation(attack_type=self.attack_type_of(plan),
+        given = gm.waiting(session, plan.attacker)
+        sit = Situation(extra=given[0][1] if given else 0,
+                        extra_label=given[0][0] if given else "other",
+                        attack_type=self.attack_type_of(plan),
                         modifiers=tuple(self.modifier_names(session, plan, weapon)),
                         reaction=reaction, held_actions=cond.held,
                         defender_reaction_bonus=self.reaction_bonus(session, plan.target),
@@ -335,6 +360,7 @@ class D20Grid(GridRules):
         attacker, defender = self.fighter(session, uid), self.fighter(session, target)
         sit, why_not = self.situation(session, plan, weapon, defender)
         out = self.core.attack(attacker, defender, weapon, sit, roller_from(session.dice))
+        gm.spend(session, uid)
         ammo = self.spend_ammo(session, plan)
         self.record(session, plan, out.hit)
         if out.reaction is not None:

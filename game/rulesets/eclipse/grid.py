@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from game.content.schema import WeaponSpec
 from game.core import components as c
+from game.core import gm
 from game.rulesets.tabletop.grid import GridRules
 from game.core.events import Check, StanceChanged, StatusChanged
 from game.core.illegal import Illegal
@@ -49,6 +50,30 @@ class EclipseGrid(GridRules):
             death_rating=profile.death_rating, damage=health.max_hp - health.hp,
             wounds=session.get(uid, c.Condition).wounds)
 
+    health_name = "Durability left"
+
+    def sheet_health(self, session: Session, uid: str) -> list[tuple[str, str]]:
+        """Damage against Durability and the Death Rating; wounds and their modifier."""
+        health, fighter = session.get(uid, c.Health), self.fighter(session, uid)
+        wounds = session.get(uid, c.Condition).wounds
+        return [("Damage", f"{fighter.damage} of Durability {fighter.durability}"),
+                ("Death Rating", str(self.core.death_rating(fighter))),
+                ("Wound Threshold", str(fighter.wound_threshold)),
+                ("Wounds", f"{wounds} ({wounds * self.core.p.wound_modifier:+d} to every test)"),
+                (self.health_name, f"{health.hp}/{health.max_hp}")]
+
+    def health_bounds(self, session: Session, uid: str) -> tuple[int, int]:
+        """From dead (damage at the Death Rating) to unhurt."""
+        fighter = self.fighter(session, uid)
+        return fighter.durability - self.core.death_rating(fighter), fighter.durability
+
+    def modifier_table(self) -> list[tuple[str, str]]:
+        p = self.core.p
+        return (self.table_rows("situation", dict(p.modifiers))
+                + self.table_rows("range", dict(p.range_modifiers))
+                + [("each wound", f"{p.wound_modifier:+d}"), ("full defense", f"{p.full_defense:+d}"),
+                   ("modifiers together", f"at most {p.modifier_cap} either way")])
+
     def weapon(self, weapon: WeaponSpec) -> Weapon:
         profile = self.weapon_profile(weapon)
         if not profile.skill:
@@ -74,6 +99,7 @@ class EclipseGrid(GridRules):
             defense = self._melee_defense(session, target, weapon)
         guarded = session.has(target, c.Guard) and session.get(target, c.Guard).kind == "full"
         return Situation(attacker_modifiers=tuple(mods), range=self.range_band(session, plan),
+                         attacker_extra=tuple(gm.waiting(session, attacker)),
                          defense=defense, defense_skill=self._melee_skill(session, target),
                          full_defense=guarded and defense != "none", burst=plan.mode.rof > 1)
 
@@ -117,6 +143,7 @@ class EclipseGrid(GridRules):
         attacker, defender = self.fighter(session, uid), self.fighter(session, target)
         sit = self.situation(session, plan, weapon, reaction)
         out = self.core.attack(attacker, defender, weapon, sit, roller_from(session.dice))
+        gm.spend(session, uid)
         ammo = self.spend_ammo(session, plan)
         self.record(session, plan, out.hit)
         defense = out.defense or Check("defense", (), (("cannot defend", 0),), 0)

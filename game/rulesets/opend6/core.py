@@ -131,6 +131,7 @@ class Situation:
     defender_character_points: int = 0
     defense_total: int | None = None        # an active defense rolled earlier this round
     melee: bool = False                     # a blow at arm's length, not an attack made at a distance
+    extra_label: str = "other"              # what the log calls extra_difficulty
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +223,7 @@ class OpenD6Rules:
                 raise ValueError(f"unknown cover {name!r}; known: {', '.join(self.p.cover_modifiers)}")
             mods.append((name.replace("_", " "), self.p.cover_modifiers[name] or 0))
         if sit.extra_difficulty:
-            mods.append(("other", sit.extra_difficulty))
+            mods.append((sit.extra_label, sit.extra_difficulty))
         return mods
 
     def blocked(self, sit: Situation) -> str | None:

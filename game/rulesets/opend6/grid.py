@@ -16,10 +16,12 @@ Numbers: the `params` (the core's) and `tactical` blocks of content/rulesets/ope
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from game.content.schema import WeaponSpec
 from game.core import components as c
+from game.core import gm
 from game.rulesets.tabletop.grid import GridRules
 from game.core.events import ActionsDeclared, Check, Defended, StatusChanged
 from game.core.illegal import Illegal
@@ -90,6 +92,29 @@ class OpenD6Grid(GridRules):
             skills={k: code_text(v) for k, v in stats.skills.items()},
             body_points=health.max_hp, damage=max(0, health.max_hp - health.hp),
             armor=armor.armor if armor is not None else 0)
+
+    health_name = "Body Points"
+
+    def sheet_health(self, session: Session, uid: str) -> list[tuple[str, str]]:
+        """Body Points left, and whether the unit is wounded (dice off every action)."""
+        health, fighter = session.get(uid, c.Health), self.fighter(session, uid)
+        penalty = self.core.wound_penalty(fighter)
+        level = self.core.state_for(fighter.damage, fighter)
+        return [(self.health_name, f"{health.hp}/{health.max_hp}"),
+                ("Wound level", level + (f" (-{penalty}D to every action)" if penalty else ""))]
+
+    def health_bounds(self, session: Session, uid: str) -> tuple[int, int]:
+        health = session.get(uid, c.Health)
+        return min(0, self.core.p.body_points.dead_at), health.max_hp
+
+    def modifier_table(self) -> list[tuple[str, str]]:
+        p = self.core.p
+        return (self.table_rows("range (difficulty)", dict(p.range_modifiers))
+                + self.table_rows("cover (difficulty)", dict(p.cover_modifiers))
+                + [("each action beyond the first", f"-{p.multi_action_penalty}D"),
+                   ("full defense", f"{p.full_defense_bonus:+d}"),
+                   ("wounded", f"-{p.body_points.wounded_penalty_dice}D"),
+                   ("a +N from the game master", "N off the difficulty")])
 
     def weapon(self, weapon: WeaponSpec) -> tuple[Weapon, Any]:
         """The core's weapon and the weapon's opend6 block (Illegal when it has none)."""
@@ -203,9 +228,14 @@ class OpenD6Grid(GridRules):
         melee = plan.weapon.kind == "melee"
         defense, note = self.defense_for(session, plan.target, melee)
         cover = tuple(self.cover_names(session, plan))
-        return Situation(actions=self.declared(session, plan.attacker),
-                         range=self.band(session, plan, profile), cover=cover, melee=melee,
-                         **defense), note
+        # the game master's +N to the attack roll is N off the difficulty it must beat
+        sit = Situation(actions=self.declared(session, plan.attacker),
+                        range=self.band(session, plan, profile), cover=cover, melee=melee,
+                        **defense)
+        given = gm.waiting(session, plan.attacker)
+        if given:
+            sit = dataclasses.replace(sit, extra_difficulty=-given[0][1], extra_label=given[0][0])
+        return sit, note
 
     def strike(self, session: Session, plan: AttackPlan, reaction: bool) -> AttackResolved:
         uid, target = plan.attacker, plan.target
@@ -213,6 +243,7 @@ class OpenD6Grid(GridRules):
         attacker, defender = self.fighter(session, uid), self.fighter(session, target)
         sit, note = self.situation(session, plan, profile, reaction)
         out = self.core.attack(attacker, defender, weapon, sit, roller_from(session.dice))
+        gm.spend(session, uid)
         ammo = self.spend_ammo(session, plan)
         self.record(session, plan, out.hit)
         event = self.emit_attack(session, plan, roll_check("attack", out.attack),

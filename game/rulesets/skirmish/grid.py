@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from game.core import components as c
+from game.core import gm
 from game.core.commands import Revive, Suppress, Throw
 from game.core.dice import DiceCode
 from game.core.events import Aimed, AttackResolved, Check
@@ -66,6 +67,39 @@ class SkirmishGrid(SkirmishRules):
     def revive_odds(self, session: Session, uid: str, target: str) -> tuple[float, str] | None:
         return first_aid.heal_odds(session, uid, target)
 
+    # --- the game master's panel ------------------------------------------------------------
+
+    def unit_sheet(self, session: Session, uid: str) -> list[tuple[str, str]]:
+        """HP against Constitution (dying below 0, dead at -Constitution), aim, morale."""
+        rows = super().unit_sheet(session, uid)
+        health = session.get(uid, c.Health)
+        side = session.side_of(uid)
+        rows[1:1] = [("Constitution", f"{health.constitution} (dead at {-health.constitution} HP)")]
+        rows += [("Aim", f"+{session.get(uid, c.TurnState).aim_level}"),
+                 ("Side's morale", f"{session.morale_percent(side):.0f}% "
+                                   f"({session.morale_modifier(side):+d} to rolls)")]
+        if session.has(uid, c.Suppressed):
+            rows.append(("Pinned by", session.get(session.get(uid, c.Suppressed).by, c.Unit).name))
+        if session.has(uid, c.Overwatch):
+            rows.append(("Overwatch", "watching"))
+        return rows
+
+    def health_bounds(self, session: Session, uid: str) -> tuple[int, int]:
+        health = session.get(uid, c.Health)
+        return min(0, -health.constitution), health.max_hp
+
+    def modifier_table(self) -> list[tuple[str, str]]:
+        p = self.p
+        rows = [(f"stance: {name}", f"{value:+d}") for name, value in p.stance_aim_bonus.items()]
+        rows += [(f"hit location: {name}", f"{loc.modifier:+d}") for name, loc in p.hit_locations.items()]
+        pen = p.attack_penalties
+        rows += [("running", f"{pen.running:+d}"), ("walked rough ground", f"{pen.rough_walk:+d}"),
+                 ("dropped flat", f"{pen.dropped_flat:+d}"), ("beyond range", f"{p.beyond_range:+d}"),
+                 ("target concealed", f"{p.concealment_attack_penalty:+d}")]
+        rows += [(f"dodge in {name} cover", f"{value:+d}") for name, value in p.cover_dodge_bonus.items()]
+        rows += [(f"morale at {row.min}% or more", f"{row.modifier:+d}") for row in p.morale_table]
+        return rows
+
     # --- the turn ---------------------------------------------------------------------------
 
     def initiative(self, session: Session, uid: str) -> tuple[Check, tuple[int, ...]]:
@@ -88,6 +122,7 @@ class SkirmishGrid(SkirmishRules):
         turn.aim_level = plan.aim_level
         sit = situation(session, plan, reaction=reaction)
         attack = self.attack_check(session.combatant(uid), sit, session.dice)
+        gm.spend(session, uid)
         if session.is_up(target):
             defense = self.defense_check(session.combatant(target), sit, session.dice)
         else:

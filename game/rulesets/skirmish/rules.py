@@ -102,7 +102,7 @@ class SkirmishRules(Ruleset):
             mods.append(("dropped flat", pen.dropped_flat))
         if sit.concealed and not sit.melee:
             mods.append(("concealment", self.p.concealment_attack_penalty))
-        return mods
+        return mods + list(sit.extra)
 
     def attack_check(self, attacker: Combatant, sit: AttackSituation, dice: Dice) -> Check:
         return self.skill_check(sit.weapon.skill, attacker, dice, self.attack_modifiers(sit))

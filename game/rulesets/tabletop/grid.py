@@ -330,6 +330,43 @@ class GridRules(BlockRules):
             out.append(f"defending ({session.get(uid, c.Guard).kind})")
         return out
 
+    # --- the game master's panel --------------------------------------------------------------
+
+    def fighter(self, session: Session, uid: str) -> Any:
+        """The unit as its core reads it (each ruleset's own)."""
+        raise NotImplementedError
+
+    def state_at(self, session: Session, uid: str, hp: int) -> str:
+        """The core's verdict on a body with `hp` left (its damage set by hand)."""
+        health = session.get(uid, c.Health)
+        word = self.core.state_for(health.max_hp - hp, self.fighter(session, uid))
+        return STATES.get(word, word)
+
+    def sheet_health(self, session: Session, uid: str) -> list[tuple[str, str]]:
+        """The rows of the sheet about the unit's body, in the ruleset's words."""
+        health = session.get(uid, c.Health)
+        return [(self.health_name, f"{health.hp}/{health.max_hp}")]
+
+    def unit_sheet(self, session: Session, uid: str) -> list[tuple[str, str]]:
+        health, ap = session.get(uid, c.Health), session.get(uid, c.ActionPoints)
+        cond, tempo = session.get(uid, c.Condition), session.get(uid, c.Tempo)
+        rows = self.sheet_health(session, uid)
+        rows += [("State", health.state), (self.ap_name, f"{ap.current}/{ap.per_turn}"),
+                 ("Movement left", f"{tempo.move_left} squares"),
+                 ("Stance", session.get(uid, c.Posture).stance),
+                 ("Defends with", cond.standing)]
+        words = self.statuses(session, uid)
+        if words:
+            rows.append(("Statuses", ", ".join(words)))
+        return rows
+
+    @staticmethod
+    def table_rows(heading: str, values: dict[str, Any]) -> list[tuple[str, str]]:
+        """A block of the modifier table: `heading: name` and each value signed."""
+        return [(f"{heading}: {name.replace('_', ' ')}",
+                 "-" if value is None else f"{value:+d}" if isinstance(value, int) else str(value))
+                for name, value in values.items()]
+
     def spend_ammo(self, session: Session, plan: AttackPlan) -> int:
         if plan.weapon.kind != "firearm":
             return 0

@@ -88,6 +88,7 @@ class BattleScreen(GameScreen):
         Binding("right_square_bracket", "log_size(1)", "Log taller", show=False),
         Binding("left_square_bracket", "log_size(-1)", "Log shorter", show=False),
         Binding("L,shift+l", "full_log", "Log"),
+        Binding("G,shift+g", "gm_view", "GM", show=False),
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+o", "app.load", "Load", show=False),
         Binding("q", "leave", "Menu"),
@@ -155,6 +156,8 @@ class BattleScreen(GameScreen):
             return None
         if action == "act" and self.flow.ended:       # Enter: the result, once it is over
             return True
+        if action == "gm_view" and not self.my_turn():    # never while a computer plays
+            return None
         if action in GAME_ACTIONS and (not self.my_turn() or self.too_small()):
             return None
         return True
@@ -308,6 +311,22 @@ class BattleScreen(GameScreen):
 
     def action_full_log(self) -> None:
         self.app.push_screen(FullLog(self.match, self.viewer, lambda: self.viewer))
+
+    def action_gm_view(self) -> None:
+        """G: the game master's view, and the calls the rules leave to the game master."""
+        from game.ui.screens.gm import GmPanel
+
+        def after(_: None) -> None:
+            if self.alive():
+                self.flow.next_turn()          # a call may have ended a turn or the battle
+        self.app.push_screen(GmPanel(self.match, self.gm_call), callback=after)
+
+    def gm_call(self, command):
+        """Submit one of the game master's calls; its events go to the log as any order's."""
+        result = self.match.submit(command)
+        if not isinstance(result, Refused):
+            self.flow.took_effect(result)
+        return result
 
     def on_resize(self) -> None:
         self.fit_log()

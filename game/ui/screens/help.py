@@ -37,6 +37,8 @@ e                    end the turn                     .   cursor back to the act
 z                    undo the last move or change of stance (not once it revealed
                      something or rolled dice: the log says why)
 Space                skip the computer's slow replay
+G                    the game master's view: every unit in its rules' words, the
+                     modifier table, a modifier for a unit's next attack, HP by hand
 Ctrl+S  save         Ctrl+O  load          Ctrl+P  command palette
 F1 or ?  this help   q  leave the battle   Ctrl+Q  quit"""
 

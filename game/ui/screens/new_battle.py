@@ -37,7 +37,8 @@ class Column(VerticalScroll, can_focus=False):
 class NewBattle(GameScreen):
     """A form; Start (Ctrl+S or the button) builds the battle and hands it to the app."""
 
-    BINDINGS = [Binding("escape", "back", "Back"), Binding("ctrl+s", "start", "Start")]
+    BINDINGS = [Binding("escape", "back", "Back"), Binding("ctrl+s", "start", "Start"),
+                Binding("ctrl+g", "start(True)", "Set up the encounter")]
     AUTO_FOCUS = "#scenarios"
 
     def __init__(self, library, problem: str = "") -> None:
@@ -266,7 +267,8 @@ class NewBattle(GameScreen):
             return None
         return seats
 
-    def action_start(self) -> None:
+    def action_start(self, set_up: bool = False) -> None:
+        """Start the battle; with `set_up`, place its units by hand first (screens/setup.py)."""
         path = self.query_one("#scenario-path", Input).value.strip()
         highlighted = self.query_one("#scenarios", OptionList).highlighted_option
         source = path or (highlighted.id if highlighted else None)
@@ -282,6 +284,10 @@ class NewBattle(GameScreen):
             return
         text = self.query_one("#seed", Input).value.strip()
         seed = int(text) if text.isdigit() else random.SystemRandom().randrange(1, 2**31)
+        if set_up:
+            from game.ui.screens.setup import SetupScreen
+            self.app.push_screen(SetupScreen(self.library, setup, seed, seats))
+            return
         self.app.run_worker(partial(self.app.begin_battle, setup, seed, seats), exclusive=True,
                             group="begin")
 
