@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from game.content.deploy import deploy
 from game.core import components as c
+from game.core import objectives
 from game.core.events import (BattleEnded, BattleStarted, InitiativeOrder, InitiativeRolled,
                               OverwatchEnded, RoundStarted, TurnEnded,
                               TurnSkipped, TurnStarted, TurnUnseen)
@@ -15,6 +16,7 @@ from game.core.systems.sight import refresh_view
 def start_battle(session: Session) -> None:
     """Deploy every unit, roll initiative, open round one and the first turn."""
     setup = session.setup
+    objectives.start(session)
     session.emit(BattleStarted(setup.scenario.id, setup.ruleset.id, session.seed, tuple(session.sides)))
     counters: dict[str, int] = {}
     for d in deploy(setup):
@@ -51,6 +53,7 @@ def start_round(session: Session) -> None:
     session.round += 1
     session.turn_index = -1
     session.emit(RoundStarted(session.round))
+    _arrive(session)
     if session.rules.reroll_initiative and session.round > 1:
         roll_initiative(session)
     session.rules.start_round(session)
@@ -59,9 +62,21 @@ def start_round(session: Session) -> None:
         advance(session)
 
 
+def _arrive(session: Session) -> None:
+    """Reinforcements due join the battle: at the end of the order, their morale in the pool."""
+    for uid in objectives.arrive(session):
+        session.order.append(uid)
+        pool = session.morale[session.side_of(uid)]
+        morale = session.get(uid, c.Stats).morale
+        pool.start += morale
+        pool.current += morale
+        refresh_view(session, uid)
+
+
 def end_turn(session: Session, uid: str) -> None:
     session.rules.end_turn(session, uid)
     session.emit(TurnEnded(uid), *session.where(uid), to=(session.side_of(uid),))
+    objectives.leave_by_exit(session, uid)
     if not check_victory(session):
         advance(session)
 
@@ -71,6 +86,9 @@ def advance(session: Session) -> None:
     while not session.over:
         session.turn_index += 1
         if session.turn_index >= len(session.order):
+            objectives.end_round(session)
+            if check_victory(session):
+                return
             if session.round >= session.setup.scenario.victory.max_rounds:
                 finish(session, _timeout_winner(session), "time ran out")
                 return
@@ -115,22 +133,15 @@ def begin_turn(session: Session, uid: str) -> bool:
 
 
 def check_victory(session: Session) -> bool:
-    """End the battle when one side is left standing, or a side holds its objective."""
+    """Tell objectives met and fire triggers, then end the battle if the objectives or the
+    sides left standing decide it (game.core.objectives)."""
     if session.over:
         return True
-    up_sides = session.up_sides()
-    standing = [side for side in session.sides if side in up_sides]
-    victory = session.setup.scenario.victory
-    if victory.type == "reach" and victory.side in standing:
-        zone = session.grid.zone_set(victory.zone or "")
-        if any(square in zone for _, square in session.up_squares(victory.side)):
-            finish(session, victory.side, f"{session.side_names[victory.side]} reached the objective")
-            return True
-    if len(standing) <= 1:
-        winner = standing[0] if standing else None
-        finish(session, winner, "last side standing" if winner else "no one left standing")
-        return True
-    return False
+    objectives.review(session)
+    over, winner, reason = objectives.decide(session)
+    if over:
+        finish(session, winner, reason)
+    return over
 
 
 def _timeout_winner(session: Session) -> str | None:
