@@ -25,7 +25,10 @@ def test_sim_json_is_one_event_per_line_and_deterministic(capsys):
     assert main(["sim", "alley", "--seed", "3", "--json"]) == 0
     assert capsys.readouterr().out.splitlines() == first
     kinds = [json.loads(line)["kind"] for line in first]
-    assert kinds[0] == "battle_started" and kinds[-1] == "battle_ended"
+    assert kinds[0] == "battle_started" and kinds[-2:] == ["battle_ended", "outcome"]
+    ended, outcome = (json.loads(line) for line in first[-2:])
+    assert outcome["winner"] == ended["winner"] and outcome["reason"] == ended["reason"]
+    assert {o["type"] for o in outcome["objectives"]} == {"eliminate"}
 
 
 def test_sim_many_battles_as_json(capsys):

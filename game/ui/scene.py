@@ -12,6 +12,7 @@ from game.core.queries import (UnitInfo, enemy_cones, explored_squares, own_cone
 from game.ui.board import Scene, UnitMark
 from game.ui.glyphs import side_color, unit_text
 from game.ui.match import Match
+from game.ui.objectives import zone_tints
 
 Square = tuple[int, int]
 
@@ -41,7 +42,7 @@ def board_scene(match: Match, viewer: str, known: list[UnitInfo]) -> Scene:
 def standing_tints(match: Match, viewer: str, reach: dict[Square, int] | None) -> dict[Square, str]:
     """Overlays that stay while the cursor moves: reach, cones, suppression circles."""
     battle = match.battle
-    tints: dict[Square, str] = {}
+    tints: dict[Square, str] = zone_tints(match)
     for square in reach or ():
         tints[square] = "reach"
     for squares in own_cones(battle, viewer).values():
