@@ -37,9 +37,15 @@ class Aims:
     precious: frozenset[str] = frozenset()
     hold_out: bool = False
     their_clock: bool = False
+    fight: bool = False                 # the zone is not the old `victory: reach` (see goals)
 
 
 NOTHING = Aims()
+
+
+def session_objectives(battle: Battle) -> list:
+    """The scenario's own `objectives:` (empty for an old `victory:` block)."""
+    return battle.session.setup.scenario.objectives
 
 
 def aims_for(battle: Battle, side: str) -> Aims:
@@ -60,4 +66,5 @@ def aims_for(battle: Battle, side: str) -> Aims:
                 guard=guard, contest=contest,
                 targets=frozenset(u for u in targets if u), precious=frozenset(precious),
                 hold_out=any(o.kind == "survive" for o in mine) and go is None,
-                their_clock=any(o.kind == "survive" for o in theirs))
+                their_clock=any(o.kind == "survive" for o in theirs),
+                fight=bool(session_objectives(battle)))

@@ -23,6 +23,7 @@ HURRY_FROM = 0.35     # share of the rounds after which a side that must win pre
 WIN = 1000.0          # standing on the objective that wins the battle at once
 HURRY = 2.5           # how much harder, by the last round
 CALM = 0.7            # how much less the harm it expects weighs, by the last round
+FIGHT_ON = 0.3        # score per AP toward a zone to get to, with enemies in sight
 THEIR_CLOCK = 0.5     # the least press against an enemy that wins by lasting
 HANG_BACK = 0.3       # the pace of a unit that must not be lost, or of a side that must last
 PRECIOUS = 1.6        # how much more the harm it expects weighs
@@ -66,7 +67,9 @@ def _stance(battle: Battle, side: str, picture: Picture, aims: Aims) -> Stance:
     zones = s.grid.zones
     if aims.go in zones:
         finish = aims.finish and (aims.mover is None or aims.mover == me)
-        return Stance(REACH * hurry, caution, tuple(zones[aims.go or ""]), False, finish)
+        # Under fire, fight forward from cover; the dash onto the zone itself still scores WIN.
+        pace = FIGHT_ON if any(f.visible for f in picture.foes) and aims.fight else REACH
+        return Stance(pace * hurry, caution, tuple(zones[aims.go or ""]), False, finish)
     if aims.guard in zones:
         return Stance(0.3, 1.2, tuple(zones[aims.guard or ""]), True)
     if aims.contest in zones:

@@ -342,4 +342,4 @@ def test_bad_content_never_raises_anything_but_content_error(write: Write, tmp_p
         load_setup(tmp_path / "nowhere.yaml")
     with pytest.raises(ContentError) as caught:
         load_setup("no_such_scenario")
-    assert "scenarios: alley, d20_depot, depot" in str(caught.value)
+    assert "scenarios: alley, courier, d20_depot, depot" in str(caught.value)

@@ -251,3 +251,17 @@ def test_the_outcome_is_plain_data_with_each_objective():
         assert outcome["winner"] == "a" and outcome["reason"] == "Victim is down"
         assert outcome["objectives"][0] == {"id": "kill_a", "side": "a", "type": "kill",
                                             "state": "met", "done": 1, "needed": 1}
+
+
+def test_a_unit_that_left_takes_no_more_turns():
+    from game.core.events import TurnStarted
+    objective = {"side": "a", "type": "extract", "zone": "exit", "count": 2}
+    with battle({"a": [(unit("one"), (5, 0)), (unit("two"), (0, 1))],
+                 "b": [(unit("far"), (0, 3))]}, objectives=[objective], faces=(9, 8, 1)) as b:
+        b.submit(Move("a-1", ((6, 0),)))
+        b.submit(EndTurn("a-1"))
+        events = []
+        for _ in range(6):
+            events += b.submit(EndTurn(b.session.active))
+        started = [e.unit for e in of(events, TurnStarted)]
+        assert "a-1" not in started and started.count("a-2") >= 2 and not b.session.over

@@ -39,7 +39,7 @@ def roll_initiative(session: Session) -> None:
     ambushers = {s.id for s in session.setup.scenario.sides if s.ambush} if session.round == 0 else set()
     keyed = []
     for index, (uid, unit) in enumerate(session.units()):
-        if not session.is_up(uid):
+        if not session.is_up(uid) or session.has(uid, c.Left):
             continue                    # rolled again each round (OpenD6): the fallen do not roll
         check, ties = session.rules.initiative(session, uid)
         ambusher = unit.side in ambushers
@@ -95,7 +95,7 @@ def advance(session: Session) -> None:
             start_round(session)
             return
         uid = session.order[session.turn_index]
-        if session.is_up(uid) and begin_turn(session, uid):
+        if session.is_up(uid) and not session.has(uid, c.Left) and begin_turn(session, uid):
             return
 
 
