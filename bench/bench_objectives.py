@@ -6,7 +6,8 @@
 Plays every bundled scenario with objectives (and bench/scenarios/, for the kinds no bundled
 scenario decides by), the same level on both sides, seeds 1..N, and counts for each objective
 kind how often the battle ended with it met (for its side) or failed (against it), and how
-often each side won. An objective the computer never pursues shows as never met.
+often each side won. A `protect` objective is never met; it counts for its side when that side
+won with the unit still up. An objective the computer never pursues shows as never met.
 """
 
 from __future__ import annotations
@@ -61,6 +62,9 @@ def main() -> None:
                 elif o["state"] == "failed" and winner not in (None, o["side"]):
                     decided[f"{o['type']} failed ({o['side']})"] += 1
                     kinds[f"{o['type']} stopped"] += 1
+                elif o["type"] == "protect" and o["state"] == "open" and winner == o["side"]:
+                    decided[f"protect kept ({o['side']})"] += 1      # met by lasting the battle
+                    kinds["protect"] += 1
         name = Path(scenario).stem
         print(f"{name}: {dict(wins)}; ended by: {dict(decided)}")
     print(f"objective kinds met by their side / stopped by the other: {dict(kinds)}")

@@ -68,7 +68,10 @@ def _stance(battle: Battle, side: str, picture: Picture, aims: Aims) -> Stance:
     if aims.go in zones:
         finish = aims.finish and (aims.mover is None or aims.mover == me)
         # Under fire, fight forward from cover; the dash onto the zone itself still scores WIN.
-        pace = FIGHT_ON if any(f.visible for f in picture.foes) and aims.fight else REACH
+        under_fire = any(f.visible for f in picture.foes)
+        pace = FIGHT_ON if under_fire and aims.fight else REACH
+        if me in aims.precious:           # the escorted unit waits for the way to be cleared
+            pace, caution = (HANG_BACK * PRESS if under_fire else pace), caution * PRECIOUS
         return Stance(pace * hurry, caution, tuple(zones[aims.go or ""]), False, finish)
     if aims.guard in zones:
         return Stance(0.3, 1.2, tuple(zones[aims.guard or ""]), True)
