@@ -9,7 +9,7 @@ from __future__ import annotations
 from game.content.deploy import DeployIssue, plan, slots_of
 from game.content.library import Library, Origin, map_of, register
 from game.content.maps import ParsedMap, scan_map
-from game.content.reach import unreachable_objective
+from game.content.reach import unreachable_objective, unreachable_zones
 from pydantic import ValidationError
 
 from game.content.problems import Problem, from_validation, suggest, unique
@@ -428,7 +428,9 @@ def _objective_reached(
     scope: Library, scenario: ScenarioSpec, origin: Origin, parsed: ParsedMap, deployments: list
 ) -> list[Problem]:
     message = unreachable_objective(scenario, parsed, scope.terrain, deployments)
-    return [scope.problem(origin, ("victory", "zone"), message)] if message else []
+    found = [scope.problem(origin, ("victory", "zone"), message)] if message else []
+    return found + [scope.problem(origin, ("objectives", index, "zone"), why) for index, why
+                    in unreachable_zones(scenario, parsed, scope.terrain, deployments)]
 
 
 def check_scenario(

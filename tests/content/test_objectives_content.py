@@ -91,3 +91,11 @@ objectives:
   - {side: b, type: survive, rounds: 3}
 """)
     assert "write the reach as an objective" in only(problems_in(path), "victory.type").message
+
+
+def test_an_exit_walled_off_from_its_side_is_refused(write: Write) -> None:
+    write("m.yaml", map_text("#######\n#A.#XB#\n#######", ZONES + "\nX: {terrain: open, zone: exit}"))
+    path = write("s.yaml", SIDES.lstrip("\n") + "objectives:\n"
+                 "  - {side: a, type: extract, zone: exit}\n")
+    problem = only(problems_in(path), "objectives[0].zone")
+    assert "no unit of side 'a' can walk to zone 'exit'" in problem.message
