@@ -240,7 +240,7 @@ def _sim(args: argparse.Namespace) -> int:
             say(json.dumps({"kind": "outcome", **result.outcome}))
             return 0
         names = {s.id: s.name for s in setup.scenario.sides} | {w.id: w.name for w in setup.weapons}
-        names |= _unit_names(setup) | {setup.scenario.id: setup.scenario.name}
+        names |= _unit_names(setup) | {setup.scenario.id: setup.scenario.name} | result.names
         namer = lambda ident: names.get(ident, ident)  # noqa: E731
         told = [e for e in result.events if not isinstance(e, TurnUnseen)]   # the log sees all
         for line in tell(told, lambda event: describe(event, namer), namer):

@@ -22,6 +22,7 @@ class SimResult:
     refused: list[str] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     outcome: dict = field(default_factory=dict)   # queries.battle_outcome: objectives and all
+    names: dict[str, str] = field(default_factory=dict)   # every id's name, reinforcements too
 
 
 def play(setup: BattleSetup, seed: int, players: Mapping[str, Player], *, keep_events: bool = True,
@@ -44,6 +45,7 @@ def play(setup: BattleSetup, seed: int, players: Mapping[str, Player], *, keep_e
         if not s.over:
             result.reason = f"stopped after {max_commands} commands"
         result.outcome = battle_outcome(battle) | {"reason": result.reason}
+        result.names = battle.names()
         return result
 
 

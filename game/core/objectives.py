@@ -189,10 +189,13 @@ def statuses(session: Session) -> list[ObjectiveStatus]:
 
 # --- victory ----------------------------------------------------------------------------------
 
-def decide(session: Session) -> tuple[bool, str | None, str]:
-    """(over, winner, reason) by the objectives and the sides still standing."""
+def decide(session: Session, found: list[ObjectiveStatus] | None = None
+           ) -> tuple[bool, str | None, str]:
+    """(over, winner, reason) by the objectives (`found`: their statuses, if already asked)
+    and the sides still standing."""
     mission = session.mission if session.mission is not None else start(session)
-    found = statuses(session)
+    if found is None:
+        found = statuses(session)
     for st in found:
         if st.state == "met" and st.decides and st.side not in mission.defeated:
             return True, st.side, st.detail
@@ -230,14 +233,15 @@ def _fires(session: Session, when: TriggerSpec, met: set[str]) -> bool:
     return any(sq in zone for side in sides for _, sq in session.up_squares(side))
 
 
-def review(session: Session) -> None:
-    """Tell objectives newly met or failed, and fire the triggers that now hold."""
+def review(session: Session, found: list[ObjectiveStatus] | None = None) -> None:
+    """Tell objectives newly met or failed, and fire the triggers that now hold (`found`: the
+    objectives' statuses, if already asked)."""
     mission = session.mission
     if mission is None:
         return
     scenario = session.setup.scenario
     met = set()
-    for st in statuses(session):
+    for st in statuses(session) if found is None else found:
         if st.state == "met":
             met.add(st.id)
         if st.state != "open" and mission.told.get(st.id) != st.state and not st.decides:

@@ -137,8 +137,9 @@ def check_victory(session: Session) -> bool:
     sides left standing decide it (game.core.objectives)."""
     if session.over:
         return True
-    objectives.review(session)
-    over, winner, reason = objectives.decide(session)
+    found = objectives.statuses(session)
+    objectives.review(session, found)
+    over, winner, reason = objectives.decide(session, found)
     if over:
         finish(session, winner, reason)
     return over
