@@ -49,6 +49,9 @@ def session_objectives(battle: Battle) -> list:
 
 
 def aims_for(battle: Battle, side: str) -> Aims:
+    scenario = battle.session.setup.scenario
+    if not scenario.objectives and scenario.victory.type == "eliminate":
+        return NOTHING                  # the plain battle: nothing to ask the query
     found = [o for o in objectives(battle) if o.state == "open" and o.decides]
     if all(o.kind == "eliminate" for o in found):
         return NOTHING

@@ -89,17 +89,36 @@ def _zone_name(zone: str) -> str:
     return zone.replace("_", " ")
 
 
-def _by_name(session: Session) -> dict[str, str]:
-    return {unit.name: uid for uid, unit in session.units()}
+@dataclass
+class Census:
+    """Each side's units by state, counted in one pass over the unit table (a victory check
+    runs after every command)."""
 
+    fighting: dict[str, int] = field(default_factory=dict)   # units that have not left
+    down: dict[str, int] = field(default_factory=dict)
+    up: dict[str, list[tuple[str, Square]]] = field(default_factory=dict)   # up, on the map
+    left: dict[str, list[str]] = field(default_factory=dict)   # the zone each one left by
+    names: dict[str, str] = field(default_factory=dict)        # display name -> uid
 
-def _on_map_up(session: Session, side: str) -> list[tuple[str, Square]]:
-    return session.up_squares(side)
-
-
-def _left(session: Session, side: str, zone: str | None = None) -> list[str]:
-    return [uid for uid, _ in session.units() if session.side_of(uid) == side
-            and session.has(uid, c.Left) and (zone is None or session.get(uid, c.Left).zone == zone)]
+    @classmethod
+    def of(cls, session: Session) -> Census:
+        census = cls({side: 0 for side in session.sides}, {side: 0 for side in session.sides},
+                     {side: [] for side in session.sides}, {side: [] for side in session.sides})
+        for uid, parts in session._parts.items():
+            unit = parts[c.Unit]
+            census.names[unit.name] = uid
+            gone = parts.get(c.Left)
+            if gone is not None:
+                census.left[unit.side].append(gone.zone)
+                continue
+            census.fighting[unit.side] += 1
+            if parts[c.Health].state != "ok":
+                census.down[unit.side] += 1
+                continue
+            pos = parts.get(c.Position)
+            if pos is not None:
+                census.up[unit.side].append((uid, (pos.x, pos.y)))
+        return census
 
 
 def describe(session: Session, o: ObjectiveSpec) -> str:
@@ -120,26 +139,25 @@ def describe(session: Session, o: ObjectiveSpec) -> str:
     }[o.type]
 
 
-def status_of(session: Session, o: ObjectiveSpec) -> ObjectiveStatus:
+def status_of(session: Session, o: ObjectiveSpec, census: Census | None = None
+              ) -> ObjectiveStatus:
     """The state of one objective now."""
     assert o.id is not None, "all_objectives gives every objective its id"
+    n = census if census is not None else Census.of(session)
     side = o.side
     kind, zone = o.type, o.zone
-    uid = _by_name(session).get(o.unit) if o.unit else None
+    uid = n.names.get(o.unit) if o.unit else None
     state, done, needed, detail = "open", 0, 1, ""
     name = session.side_names.get(side, side)
+    up = n.up[side]
     if kind == "eliminate":
-        foes = [u for u, _ in session.units() if session.side_of(u) != side
-                and not session.has(u, c.Left)]
-        standing = {session.side_of(u) for u in foes if session.is_up(u)
-                    and session.position(u) is not None}
-        needed = len(foes)
-        done = sum(1 for u in foes if not session.is_up(u))
-        if not standing and _on_map_up(session, side):
+        others = [other for other in session.sides if other != side]
+        needed = sum(n.fighting[other] for other in others)
+        done = sum(n.down[other] for other in others)
+        if up and not any(n.up[other] for other in others):
             state, detail = "met", "last side standing"
     elif kind == "reach":
         squares = session.grid.zone_set(zone or "")
-        up = _on_map_up(session, side)
         needed, done = o.count, sum(1 for _, sq in up if sq in squares)
         if done >= needed:
             state = "met"
@@ -148,11 +166,11 @@ def status_of(session: Session, o: ObjectiveSpec) -> ObjectiveStatus:
         elif len(up) < needed:
             state, detail = "failed", f"{name} can no longer get {needed} to {_zone_name(zone or '')}"
     elif kind == "extract":
-        out = len(_left(session, side, zone))
+        out = n.left[side].count(zone or "")
         needed, done = o.count, out
         if out >= needed:
             state, detail = "met", f"{name} got {out} out by {_zone_name(zone or '')}"
-        elif out + len(_on_map_up(session, side)) < needed:
+        elif out + len(up) < needed:
             state = "failed"
             detail = f"{name} can no longer get {needed} out by {_zone_name(zone or '')} ({out} out)"
     elif kind == "hold":
@@ -176,7 +194,7 @@ def status_of(session: Session, o: ObjectiveSpec) -> ObjectiveStatus:
         needed = o.rounds or 1
         rounds = session.mission.rounds_done if session.mission else 0
         done = min(rounds, needed)
-        if rounds >= needed and (_on_map_up(session, side) or _left(session, side)):
+        if rounds >= needed and (up or n.left[side]):
             state, detail = "met", f"{name} held out for {needed} rounds"
     return ObjectiveStatus(o.id, side, kind, describe(session, o), done, needed, state,
                            o.decides, zone, uid, detail)
@@ -184,7 +202,10 @@ def status_of(session: Session, o: ObjectiveSpec) -> ObjectiveStatus:
 
 def statuses(session: Session) -> list[ObjectiveStatus]:
     mission = session.mission
-    return [status_of(session, o) for o in mission.objectives] if mission else []
+    if mission is None:
+        return []
+    census = Census.of(session)
+    return [status_of(session, o, census) for o in mission.objectives]
 
 
 # --- victory ----------------------------------------------------------------------------------
@@ -203,15 +224,15 @@ def decide(session: Session, found: list[ObjectiveStatus] | None = None
         if (st.state == "failed" and st.decides and st.kind in DEFEATS
                 and st.side not in mission.defeated):
             mission.defeated[st.side] = st.detail
+    census = Census.of(session)
     standing = [side for side in session.sides
-                if side not in mission.defeated and session.up_squares(side)]
+                if side not in mission.defeated and census.up[side]]
     if len(standing) > 1:
         return False, None, ""
     if not standing:
         return True, None, "no one left standing"
     winner = standing[0]
-    beaten = [side for side in mission.defeated
-              if session.up_squares(side) or _left(session, side)]
+    beaten = [side for side in mission.defeated if census.up[side] or census.left[side]]
     return True, winner, mission.defeated[beaten[0]] if beaten else "last side standing"
 
 
