@@ -281,3 +281,30 @@ def test_a_saved_battle_with_reinforcements_and_an_exit_replays_to_the_same_stat
         with load_battle(json.loads(json.dumps(b.state()))) as again:
             assert again.digest() == b.digest()
             assert [o.progress for o in queries.objectives(again)] == ["1/2"]
+
+
+def test_reach_fails_and_loses_when_too_few_are_left_to_get_there():
+    objective = {"side": "b", "type": "reach", "zone": "exit", "count": 2}   # off this map
+    with killer_and_victim(objectives=[objective]) as b:
+        assert state(b, "reach_b").state == "open"
+        b.submit(Attack("a-1", "b-1"))
+        assert b.session.winner == "a"
+        assert b.session.end_reason == "B can no longer get 2 to exit"
+
+
+def test_escort_fails_and_loses_when_the_vip_goes_down():
+    objective = {"side": "b", "type": "escort", "unit": "Victim", "zone": "field"}
+    with killer_and_victim(objectives=[objective]) as b:
+        b.submit(Attack("a-1", "b-1"))
+        assert (b.session.winner, b.session.end_reason) == ("a", "Victim is down")
+        assert state(b, "escort_b").state == "failed"
+
+
+def test_a_side_with_a_protect_objective_still_wins_by_the_last_side_standing():
+    objective = {"side": "a", "type": "protect", "unit": "Killer"}
+    with battle({"a": [(unit("killer", aim=20, weapons=("rifle",)), (0, 0))],
+                 "b": [(unit("victim", hp=3, constitution=1, morale=10), (4, 0))]},
+                rows=KILL_ROWS, faces=[9, 1, 10, 1, 8, 8, 8], objectives=[objective]) as b:
+        b.submit(Attack("a-1", "b-1"))
+        assert (b.session.winner, b.session.end_reason) == ("a", "last side standing")
+        assert state(b, "protect_a").state == "open"
