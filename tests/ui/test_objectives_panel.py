@@ -48,4 +48,6 @@ async def test_the_card_the_zone_and_the_end_follow_the_objectives(save_dir: Pat
                                                       if "blue" in e.seen_by)
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, GameOver))
-        assert "Hollis got out by gate" in screen_text(app)
+        text = screen_text(app)
+        assert "Hollis got out by gate, round" in text
+        assert "✓ Get Hollis out by gate" in text and "✗ Take down Hollis" in text   # he got away
