@@ -67,6 +67,11 @@ class Mission:
     told: dict[str, str] = field(default_factory=dict)        # objective id -> state told
     defeated: dict[str, str] = field(default_factory=dict)    # side -> why
 
+    def snapshot(self) -> Mission:
+        """A copy to put back on undo (the objectives themselves are shared: never changed)."""
+        return Mission(self.objectives, dict(self.held), self.rounds_done, set(self.fired),
+                       list(self.waiting), dict(self.told), dict(self.defeated))
+
     def exits(self, session: Session, uid: str) -> str | None:
         """The exit zone `uid` may leave the battle by, if any."""
         side, name = session.side_of(uid), session.get(uid, c.Unit).name

@@ -308,3 +308,17 @@ def test_a_side_with_a_protect_objective_still_wins_by_the_last_side_standing():
         b.submit(Attack("a-1", "b-1"))
         assert (b.session.winner, b.session.end_reason) == ("a", "last side standing")
         assert state(b, "protect_a").state == "open"
+
+
+def test_undoing_a_move_that_called_reinforcements_silently_calls_them_off():
+    arrive = {"side": "b", "zone": "yard", "when": {"entered": "exit", "by": "a"},
+              "members": [{"unit": "far"}]}                  # no message: nothing to see
+    with battle({"a": [(unit("runner"), (5, 0))], "b": [(unit("far"), (7, 3))]},
+                reinforcements=[arrive]) as b:
+        b.submit(Move("a-1", ((6, 0),)))
+        assert b.session.mission.waiting == [0]
+        assert b.undo_refusal() is None
+        b.undo()
+        assert b.session.mission.waiting == [] and not b.session.mission.fired
+        pass_round(b)
+        assert "b-2" not in b.session.entities
