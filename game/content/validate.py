@@ -6,7 +6,7 @@ to an item that failed its own validation is not reported again.
 
 from __future__ import annotations
 
-from game.content.deploy import DeployIssue, plan, slots_of
+from game.content.deploy import MAX_UNITS, DeployIssue, plan, slots_of, unit_count
 from game.content.library import Library, Origin, map_of, register
 from game.content.maps import ParsedMap, scan_map
 from game.content.reach import unreachable_objective, unreachable_zones
@@ -321,6 +321,11 @@ def _missions(
     if scenario.objectives and scenario.victory.type == "reach":
         add(("victory", "type"), "with `objectives:`, write the reach as an objective "
                                  "(type: reach) and leave victory to the round limit")
+    arriving = sum(m.count for r in scenario.reinforcements for m in r.members)
+    total = unit_count(scenario, scope.squads) + arriving
+    if arriving and total > MAX_UNITS:
+        add(("reinforcements",), f"with their reinforcements the sides have {total} units; "
+                                 f"a battle holds at most {MAX_UNITS}")
     reinforced: set[str] = set()
     for index, unit in enumerate(scenario.reinforcements):
         loc = ("reinforcements", index)

@@ -99,3 +99,13 @@ def test_an_exit_walled_off_from_its_side_is_refused(write: Write) -> None:
                  "  - {side: a, type: extract, zone: exit}\n")
     problem = only(problems_in(path), "objectives[0].zone")
     assert "no unit of side 'a' can walk to zone 'exit'" in problem.message
+
+
+def test_reinforcements_count_toward_the_units_a_battle_holds(write: Write) -> None:
+    path = scenario(write, """
+reinforcements:
+  - {side: b, zone: bravo, when: {round: 2}, members: [{unit: rifleman, count: 50}]}
+  - {side: b, zone: bravo, when: {round: 3}, members: [{unit: rifleman, count: 49}]}
+""")
+    assert "have 101 units; a battle holds at most 100" in only(problems_in(path),
+                                                                 "reinforcements").message
