@@ -51,3 +51,18 @@ async def test_the_card_the_zone_and_the_end_follow_the_objectives(save_dir: Pat
         text = screen_text(app)
         assert "Hollis got out by gate, round" in text
         assert "✓ Get Hollis out by gate" in text and "✗ Take down Hollis" in text   # he got away
+
+
+async def test_reinforcements_join_the_board_by_name_with_their_message(save_dir: Path):
+    match = new_match(DATA / "reserve.yaml", 1, {"blue"})
+    app = make_app(save_dir)
+    async with app.run_test(size=(110, 36)) as pilot:
+        screen = await at_my_turn(app, pilot, match)
+        assert "red-2" not in match.battle.session.entities
+        while match.battle.session.round < 2 and not screen.flow.ended:
+            await pilot.press("e")
+            await wait_until(pilot, lambda: screen.my_turn() or screen.flow.ended)
+        assert "red-2" in match.battle.session.entities
+        assert match.name("red-2") == "Reserve"
+        text = screen_text(app)
+        assert "Reserve" in text and "The reserve is here." in text
