@@ -324,14 +324,16 @@ def _sim(args: argparse.Namespace) -> int:
         if args.json:
             for event in result.events:
                 say(json.dumps(event.to_dict()))
+            say(json.dumps({"kind": "outcome", **result.outcome}))
             return 0
         names = {s.id: s.name for s in setup.scenario.sides} | {w.id: w.name for w in setup.weapons}
-        names |= _unit_names(setup) | {setup.scenario.id: setup.scenario.name}
+        names |= _unit_names(setup) | {setup.scenario.id: setup.scenario.name} | result.names
         namer = lambda ident: names.get(ident, ident)  # noqa: E731
         told = [e for e in result.events if not isinstance(e, TurnUnseen)]   # the log sees all
         for line in tell(told, lambda event: describe(event, namer), namer):
             say(line)
-        say(f"Winner: {labels[result.winner] if result.winner else 'none (a draw)'}; "
+        say(f"Winner: {labels[result.winner] if result.winner else 'none (a draw)'} "
+            f"({result.reason}); "
               f"{result.rounds} rounds, {result.commands} commands, seed {seed}.")
         return 0
     return _many(setup, seed, names, args)

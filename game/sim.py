@@ -10,6 +10,7 @@ from game.content.schema import BattleSetup
 from game.core.commands import EndTurn
 from game.rulesets import new_battle
 from game.core.events import Event, Refused
+from game.core.queries import battle_outcome
 
 
 @dataclass
@@ -20,6 +21,8 @@ class SimResult:
     commands: int
     refused: list[str] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
+    outcome: dict = field(default_factory=dict)   # queries.battle_outcome: objectives and all
+    names: dict[str, str] = field(default_factory=dict)   # every id's name, reinforcements too
 
 
 def play(setup: BattleSetup, seed: int, players: Mapping[str, Player], *, keep_events: bool = True,
@@ -41,6 +44,8 @@ def play(setup: BattleSetup, seed: int, players: Mapping[str, Player], *, keep_e
         result.winner, result.reason, result.rounds = s.winner, s.end_reason, s.round
         if not s.over:
             result.reason = f"stopped after {max_commands} commands"
+        result.outcome = battle_outcome(battle) | {"reason": result.reason}
+        result.names = battle.names()
         return result
 
 

@@ -25,7 +25,20 @@ def test_sim_json_is_one_event_per_line_and_deterministic(capsys):
     assert main(["sim", "alley", "--seed", "3", "--json"]) == 0
     assert capsys.readouterr().out.splitlines() == first
     kinds = [json.loads(line)["kind"] for line in first]
-    assert kinds[0] == "battle_started" and kinds[-1] == "battle_ended"
+    assert kinds[0] == "battle_started" and kinds[-2:] == ["battle_ended", "outcome"]
+    ended, outcome = (json.loads(line) for line in first[-2:])
+    assert outcome["winner"] == ended["winner"] and outcome["reason"] == ended["reason"]
+    assert {o["type"] for o in outcome["objectives"]} == {"protect", "eliminate", "kill"}
+    assert outcome["reason"] and outcome["winner"] in ("jensen", "olea")
+
+
+def test_sim_json_gives_the_objective_that_ended_the_battle(capsys):
+    assert main(["sim", "depot_raid", "--seed", "1", "--json"]) == 0
+    outcome = json.loads(capsys.readouterr().out.splitlines()[-1])
+    met = [o for o in outcome["objectives"] if o["state"] == "met"]
+    assert outcome["kind"] == "outcome" and met and outcome["winner"] == met[0]["side"]
+    assert outcome["reason"] in ("Alpha fire team held office for 3 rounds", "Sergeant Vell is down",
+                                 "Olea depot guard held out for 20 rounds")
 
 
 def test_sim_many_battles_as_json(capsys):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from game.ai import odds
+from game.ai.aims import TARGET_WORTH
 from game.ai.intel import Known
 from game.ai.odds import Gun
 from game.ai.sequences import Opening, Shots, best_shots, enough_ammo, openings, spendable
@@ -36,6 +37,7 @@ class Assessor:
         self._attack: dict[tuple, int] = {}
         self._defense: dict[tuple, int] = {}
         self._values: dict[tuple, float] = {}
+        self.wanted: frozenset[str] = frozenset()   # enemies an objective names (aims)
         self._shots: dict[tuple, Shots | None] = {}
         self._reactions: dict[tuple, float] = {}
         self._threats: dict[tuple, np.ndarray] = {}
@@ -70,7 +72,7 @@ class Assessor:
                                  unit.info.ap_per_turn, 0, gun.magazine or 99, 0.0)
             value = self._values[key] = (MIN_KILL_VALUE + 0.25 * unit.info.max_hp
                                          + FIREPOWER * (fire.damage if fire else 0.0))
-        return value
+        return value * TARGET_WORTH if unit.uid in self.wanted else value
 
     @staticmethod
     def ammo(unit: Known, gun: Gun) -> int:

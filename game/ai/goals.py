@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from game.ai import geometry as geo
+from game.ai.aims import Aims, aims_for
 from game.ai.board import Destinations
 from game.ai.intel import Picture
 from game.core.engine import Battle
@@ -22,6 +23,10 @@ HURRY_FROM = 0.35     # share of the rounds after which a side that must win pre
 WIN = 1000.0          # standing on the objective that wins the battle at once
 HURRY = 2.5           # how much harder, by the last round
 CALM = 0.7            # how much less the harm it expects weighs, by the last round
+FIGHT_ON = 0.3        # score per AP toward a zone to get to, with enemies in sight
+THEIR_CLOCK = 0.5     # the least press against an enemy that wins by lasting
+HANG_BACK = 0.3       # the pace of a unit that must not be lost, or of a side that must last
+PRECIOUS = 1.6        # how much more the harm it expects weighs
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +37,8 @@ class Stance:
     caution: float        # weight of the harm it expects to take
     targets: tuple[Square, ...]
     guard: bool           # stay near the targets rather than on them
+    finish: bool = False  # standing on the targets wins or scores at once (WIN)
+    wanted: frozenset[str] = frozenset()   # enemies an objective names: worth more (aims)
 
 
 def lateness(battle: Battle) -> tuple[float, float]:
@@ -42,24 +49,46 @@ def lateness(battle: Battle) -> tuple[float, float]:
 
 
 def stance_for(battle: Battle, side: str, picture: Picture) -> Stance:
+    """How the side's unit plays now: its objectives first (game.ai.aims), then the enemy."""
+    aims = aims_for(battle, side)
+    stance = _stance(battle, side, picture, aims)
+    return replace(stance, wanted=aims.targets) if aims.targets else stance
+
+
+def _stance(battle: Battle, side: str, picture: Picture, aims: Aims) -> Stance:
     s = battle.session
-    victory = s.setup.scenario.victory
     late, push = lateness(battle)
+    if aims.their_clock:                  # the enemy wins by lasting: no time to lose
+        push = max(push, THEIR_CLOCK)
     hurry = 1.0 + HURRY * push
     caution = 1.0 - CALM * push
     morale = s.morale_modifier(side)
+    me = picture.me.uid
+    zones = s.grid.zones
+    if aims.go in zones:
+        finish = aims.finish and (aims.mover is None or aims.mover == me)
+        # Under fire, fight forward from cover; the dash onto the zone itself still scores WIN.
+        under_fire = any(f.visible for f in picture.foes)
+        pace = FIGHT_ON if under_fire and aims.fight else REACH
+        if me in aims.precious:           # the escorted unit waits for the way to be cleared
+            pace, caution = (HANG_BACK * PRESS if under_fire else pace), caution * PRECIOUS
+        return Stance(pace * hurry, caution, tuple(zones[aims.go or ""]), False, finish)
+    if aims.guard in zones:
+        return Stance(0.3, 1.2, tuple(zones[aims.guard or ""]), True)
+    if aims.contest in zones:
+        return Stance(REACH * hurry, caution, tuple(zones[aims.contest or ""]), False)
     foes = [f.square for f in picture.foes]
-    if victory.type == "reach" and victory.zone in s.grid.zones:
-        zone = tuple(s.grid.zones[victory.zone])
-        if victory.side == side:
-            return Stance(REACH * hurry, caution, zone, False)
-        return Stance(0.3, 1.2, zone, True)
     home = _own_zone(battle, side) if morale <= -3 and late < 0.6 else ()
     if home:                                         # broken: fall back toward home
         return Stance(0.25, 1.5, home, False)
+    if me in aims.precious or aims.hold_out:         # keep the unit that matters out of harm
+        return Stance(HANG_BACK * PRESS, PRECIOUS * caution, tuple(foes) or home, True)
     if foes:
         visible = any(f.visible for f in picture.foes)
         pace = (PRESS if visible else CLOSE_IN) * hurry
+        wanted = tuple(f.square for f in picture.foes if f.uid in aims.targets)
+        if wanted:                                   # the enemy the objective names first
+            return Stance(max(pace, CLOSE_IN), caution, wanted, False)
         if morale < 0 and not push:          # shaken: hold, unless time is running out
             return Stance(0.3 * pace, 1.3 * caution, tuple(foes), False)
         return Stance(pace, caution, tuple(foes), False)
@@ -129,7 +158,6 @@ def progress(battle: Battle, stance: Stance, dest: Destinations,
 
 
 def _objective(battle: Battle, stance: Stance) -> bool:
-    """Whether the goal is the zone that wins the battle the moment a unit stands in it."""
-    victory = battle.session.setup.scenario.victory
-    return victory.type == "reach" and not stance.guard and stance.targets == tuple(
-        battle.session.grid.zones.get(victory.zone or "", ()))
+    """Whether the goal is a zone where standing wins or scores at once (reach; extract and
+    escort, which leave the battle there)."""
+    return stance.finish and not stance.guard

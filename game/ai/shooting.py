@@ -17,6 +17,7 @@ from game.ai.intel import Known
 from game.ai.sequences import Opening
 from game.ai.state import Board
 from game.core.commands import Attack, ChangeStance, Command, SetOverwatch
+from game.ai.aims import TARGET_WORTH
 from game.core.events import Refused
 from game.core.queries import overwatch_cost, preview_attack
 
@@ -92,12 +93,18 @@ def _first_shot(b: Board, targets: list[Target], shift: int, ap: int, aim_now: i
                                 opening.aim, ammo(me), a.value(other.foe))
                 if follow is not None:
                     worth = follow.value * ((1.0 - opening.down) if other is target else 1.0)
+                    worth *= _wanted(a, other)
                     if worth > rest:
                         rest, rest_cost = worth, follow.cost
-            total = opening.value + rest
+            total = opening.value * _wanted(a, target) + rest
             if best is None or total > best[0] + 1e-9:
                 best = (total, target, opening, left - rest_cost)
     return best
+
+
+def _wanted(a, target: Target) -> float:
+    """Hits on an enemy an objective names (a kill target, the enemy's VIP) count for more."""
+    return TARGET_WORTH if target.foe.uid in a.wanted else 1.0
 
 
 def _scoot(b: Board, ap_left: int) -> float:

@@ -14,6 +14,7 @@ import numpy as np
 import tcod.path
 
 from game.ai import memory as m
+from game.ai.aims import NOTHING, TARGET_WORTH, aims_for
 from game.core.commands import Attack, ChangeStance, Command, Defend, Draw, EndTurn, Move, Reload
 from game.core.engine import Battle
 from game.core.events import Refused
@@ -49,6 +50,7 @@ class SimplePlayer:
         self._moves = 0             # moves made in the current turn
         self._search: dict[str, Square] = {}    # uid -> where it goes looking for the enemy
         self._rng = random.Random(seed)
+        self._aims = NOTHING          # what the objectives ask, read afresh each command
 
     def memory(self) -> dict[str, Any]:
         """What it carries between commands, as JSON data (see game.ai.memory)."""
@@ -68,8 +70,14 @@ class SimplePlayer:
         self.last_seen, self._moved, self._moves, self._search, self._rng = (
             last_seen, moved, moves, search, rng)
 
+    def _zone(self, battle: Battle) -> frozenset[Square]:
+        """The zone its objectives send it to (or that it must get into to break a hold)."""
+        name = self._aims.go or self._aims.contest
+        return battle.session.grid.zone_set(name) if name else frozenset()
+
     def next_command(self, battle: Battle) -> Command:
         uid = battle.session.active
+        self._aims = aims_for(battle, self.side)
         me = unit_info(battle, uid)
         enemies = self._enemies(battle)
         shot = self._best_shot(battle, me, enemies) if enemies else None
@@ -94,6 +102,9 @@ class SimplePlayer:
         # (d20: "You can use both of your actions to move"); skirmish moves once, then shoots.
         move_actions = "move_actions" in battle.session.rules.supports
         allowed = 2 if move_actions and not enemies else 1
+        zone = self._zone(battle)
+        if zone and me.square in zone and (self._aims.go or self._aims.contest):
+            allowed = 0                  # on the objective: stay (extract leaves at the end)
         if self._moves < allowed and me.stance != "prone":
             self._moves += 1
             move = self._advance(battle, me, enemies)
@@ -190,6 +201,8 @@ class SimplePlayer:
                 if isinstance(preview, Refused) or preview.ap_cost > me.ap:
                     continue
                 value = min(preview.expected_damage, enemy.hp + 1) / preview.ap_cost
+                if enemy.uid in self._aims.targets:
+                    value *= TARGET_WORTH        # the enemy an objective names first
                 if value > best_value:
                     best, best_value = Attack(me.uid, enemy.uid, name, "torso", aim), value
         return best
@@ -229,7 +242,15 @@ class SimplePlayer:
         return Move(me.uid, tuple(area.path_to(best)))
 
     def _goal(self, battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> Square | None:
-        if enemies:
+        zone = self._zone(battle)
+        if zone:
+            friends = {sq for uid, sq in battle.session.up_squares(self.side) if uid != me.uid}
+            free = [sq for sq in zone if sq not in friends]
+            if free:
+                return min(free, key=lambda sq: (math.dist(sq, me.square), sq))
+        wanted = [e for e in enemies if e.uid in self._aims.targets]
+        if wanted:
+            enemies = wanted
             return min((e.square for e in enemies), key=lambda sq: math.dist(sq, me.square))
         if self.last_seen:
             return min(self.last_seen.values(), key=lambda sq: math.dist(sq, me.square))

@@ -8,7 +8,7 @@ used again gets " 2", " 3" ... in deployment order. A battle holds at most MAX_U
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from game.content.maps import ParsedMap, Square, parse_map
@@ -136,6 +136,11 @@ def _by_centre(squares: list[Square]) -> list[Square]:
         return (count * x - sum_x) ** 2 + (count * y - sum_y) ** 2, y, x
 
     return sorted(squares, key=key)
+
+
+def free_squares(squares: list[Square], walkable: Callable[[Square], bool]) -> list[Square]:
+    """A zone's walkable squares, nearest its centroid first (as units deploy)."""
+    return [square for square in _by_centre(list(squares)) if walkable(square)]
 
 
 class _Placer:

@@ -164,7 +164,9 @@ def _build_setup(library: Library, scenario_id: str, ruleset_id: str | None = No
     assert parsed is not None
     used_terrain = {ident for row in parsed.terrain_ids for ident in row}
     slots = slots_of(scenario, scope.squads, scope.units)
-    units = [scope.units[ident] for ident in dict.fromkeys(slot.unit for slot in slots)]
+    arriving = [m.unit for r in scenario.reinforcements for m in r.members]
+    units = [scope.units[ident]
+             for ident in dict.fromkeys([slot.unit for slot in slots] + arriving)]
     weapon_ids = [c.weapon for unit in units for c in unit.weapons]
     weapon_ids += [name for unit in units for name in unit.grenades]
     armor_ids = [unit.armor for unit in units if unit.armor is not None]

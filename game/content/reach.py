@@ -33,6 +33,24 @@ def unreachable_objective(
             "other ground no unit can stand on cut it off, so the side can never win")
 
 
+def unreachable_zones(
+    scenario: ScenarioSpec, parsed: ParsedMap, terrain: Mapping[str, TerrainSpec],
+    deployments: list[Deployment],
+) -> list[tuple[int, str]]:
+    """(index, why) of each `reach`, `extract` or `escort` objective whose zone no unit of its
+    side can walk to: the side could never meet it."""
+    found = []
+    for index, objective in enumerate(scenario.objectives):
+        zone = objective.zone
+        if objective.type not in ("reach", "extract", "escort") or zone not in parsed.zones:
+            continue
+        starts = [(d.x, d.y) for d in deployments if d.side == objective.side]
+        if starts and not reaches(parsed, terrain, starts, parsed.zones[zone or ""]):
+            found.append((index, f"no unit of side {objective.side!r} can walk to zone {zone!r}: "
+                                 "walls or other ground no unit can stand on cut it off"))
+    return found
+
+
 def walkable_array(parsed: ParsedMap, terrain: Mapping[str, TerrainSpec]) -> np.ndarray:
     """1 where a unit can stand, 0 elsewhere, indexed [y, x]."""
     walkable = {ident for ident, spec in terrain.items() if spec.walkable}

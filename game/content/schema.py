@@ -333,6 +333,82 @@ class VictorySpec(Strict):
     on_timeout: Ident | Literal["draw"] = "draw"
 
 
+ObjectiveKind = Literal["eliminate", "reach", "extract", "hold", "protect", "escort", "kill",
+                       "survive"]
+_OBJECTIVE_NEEDS: dict[str, tuple[str, ...]] = {
+    "eliminate": (), "reach": ("zone",), "extract": ("zone",), "hold": ("zone", "rounds"),
+    "protect": ("unit",), "escort": ("unit", "zone"), "kill": ("unit",), "survive": ("rounds",),
+}
+
+
+class ObjectiveSpec(Strict):
+    """One side's objective (docs/CONTENT.md, Objectives). `unit` is a unit's display name in
+    the battle (a member's `name`); `zone` a zone of the map."""
+
+    id: Ident | None = Field(default=None, description="for triggers; default: type_side")
+    side: Ident
+    type: ObjectiveKind
+    zone: Ident | None = None
+    unit: Name | None = None
+    count: int = Field(default=1, ge=1, le=100, description="reach, extract: how many units")
+    rounds: int | None = Field(default=None, ge=1, le=1000, description="hold, survive")
+    decides: bool = Field(default=True, description="false: met, it only fires triggers")
+    text: Description = ""
+
+    @model_validator(mode="after")
+    def _has_what_it_needs(self) -> ObjectiveSpec:
+        needs = _OBJECTIVE_NEEDS[self.type]
+        for key in ("zone", "unit", "rounds"):
+            if key in needs and getattr(self, key) is None:
+                raise ValueError(f"a {self.type!r} objective needs `{key}`")
+            if key not in needs and getattr(self, key) is not None:
+                raise ValueError(f"a {self.type!r} objective has no `{key}`")
+        return self
+
+
+class TriggerSpec(Strict):
+    """When a reinforcement arrives or a message is shown: exactly one of `round` (at the start
+    of that round), `objective` (an objective id, when met), `seen` (when a unit of that side is
+    first seen by another side) or `entered` (when a unit, of side `by` if given, stands in that
+    zone)."""
+
+    round: int | None = Field(default=None, ge=1, le=1000)
+    objective: Ident | None = None
+    seen: Ident | None = None
+    entered: Ident | None = None
+    by: Ident | None = None
+
+    @model_validator(mode="after")
+    def _one_trigger(self) -> TriggerSpec:
+        given = [k for k in ("round", "objective", "seen", "entered") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError("a trigger names exactly one of round, objective, seen, entered")
+        if self.by is not None and self.entered is None:
+            raise ValueError("`by` goes with `entered`")
+        return self
+
+
+class ReinforcementSpec(Strict):
+    side: Ident
+    zone: Ident
+    when: TriggerSpec
+    members: list[SquadMember] = Field(min_length=1)
+    message: Description = ""
+
+    @field_validator("members")
+    @classmethod
+    def _no_at(cls, members: list[SquadMember]) -> list[SquadMember]:
+        if any(member.at is not None for member in members):
+            raise ValueError("reinforcements enter by their zone: no `at`")
+        return members
+
+
+class EventSpec(Strict):
+    when: TriggerSpec
+    message: Description = Field(min_length=1)
+    side: Ident | None = Field(default=None, description="the side told; default: every side")
+
+
 class ScenarioSpec(Strict):
     id: Ident
     name: Name
@@ -341,6 +417,30 @@ class ScenarioSpec(Strict):
     map: ScenarioMap = Field(description="a map id, a path to a map file, or a map written out")
     sides: list[SideSpec] = Field(min_length=2, max_length=4)
     victory: VictorySpec = Field(default_factory=VictorySpec)
+    objectives: list[ObjectiveSpec] = Field(default_factory=list, max_length=32)
+    reinforcements: list[ReinforcementSpec] = Field(default_factory=list, max_length=32)
+    events: list[EventSpec] = Field(default_factory=list, max_length=64)
+
+    def all_objectives(self) -> list[ObjectiveSpec]:
+        """The scenario's objectives, each with its id; an old `victory:` block (no
+        `objectives:`) becomes objectives: eliminate for every side, and with `type: reach`
+        the reach of `victory.zone` by `victory.side` first."""
+        found = list(self.objectives)
+        if not found:
+            if self.victory.type == "reach" and self.victory.side and self.victory.zone:
+                found.append(ObjectiveSpec(side=self.victory.side, type="reach",
+                                           zone=self.victory.zone))
+            found += [ObjectiveSpec(side=side.id, type="eliminate") for side in self.sides]
+        named, seen = [], set()
+        for objective in found:
+            ident = objective.id or f"{objective.type}_{objective.side}"
+            base, number = ident, 2
+            while ident in seen:
+                ident, number = f"{base}_{number}", number + 1
+            seen.add(ident)
+            named.append(objective if objective.id == ident
+                         else objective.model_copy(update={"id": ident}))
+        return named
     weapons: list[WeaponSpec] = Field(default_factory=list)
     armor: list[ArmorSpec] = Field(default_factory=list)
     units: list[UnitSpec] = Field(default_factory=list)

@@ -6,16 +6,16 @@ to an item that failed its own validation is not reported again.
 
 from __future__ import annotations
 
-from game.content.deploy import DeployIssue, plan
 from game.content.campaign import check_campaigns
+from game.content.deploy import MAX_UNITS, DeployIssue, plan, slots_of, unit_count
 from game.content.library import Library, Origin, map_of, register
 from game.content.maps import ParsedMap, scan_map
-from game.content.reach import unreachable_objective
+from game.content.reach import unreachable_objective, unreachable_zones
 from pydantic import ValidationError
 
 from game.content.problems import Problem, format_key, from_validation, suggest, unique
 from game.content.profiles import block_of, check_rules_keys
-from game.content.schema import MapSpec, RulesetSpec, ScenarioSpec, UnitSpec
+from game.content.schema import MapSpec, RulesetSpec, ScenarioSpec, TriggerSpec, UnitSpec
 from game.rulesets import RULESETS, file_blocks, needs_profiles
 
 INLINE_KINDS = (("weapons", "weapon"), ("armor", "armor"), ("units", "unit"), ("squads", "squad"))
@@ -149,6 +149,7 @@ def _used_units(scope: Library, scenario: ScenarioSpec) -> list[str]:
         squad = scope.squads.get(side.squad or "")
         members = (squad.members if squad else []) + side.members
         used += [member.unit for member in members if member.unit in scope.units]
+    used += [m.unit for r in scenario.reinforcements for m in r.members if m.unit in scope.units]
     return list(dict.fromkeys(used))
 
 
@@ -309,6 +310,78 @@ def _victory(
     return problems
 
 
+def _missions(
+    scope: Library, scenario: ScenarioSpec, origin: Origin, parsed: ParsedMap | None,
+    names: set[str],
+) -> list[Problem]:
+    """Objectives, reinforcements and scripted messages: the sides, zones, units and objectives
+    they name exist (`names`: the display names of the scenario's units)."""
+    problems: list[Problem] = []
+    side_ids = [side.id for side in scenario.sides]
+    zones = sorted(parsed.zones) if parsed is not None else None
+
+    def add(loc: tuple, message: str) -> None:
+        problems.append(scope.problem(origin, loc, message))
+
+    def side(loc: tuple, value: str | None) -> None:
+        if value is not None and value not in side_ids:
+            add(loc, f"unknown side {value!r} (sides: {', '.join(side_ids)})")
+
+    def zone(loc: tuple, value: str | None) -> None:
+        if value is not None and zones is not None and value not in zones:
+            assert parsed is not None
+            add(loc, f"zone {value!r} is not marked on map {parsed.id!r} "
+                     f"(its zones: {', '.join(zones) or 'none'})")
+
+    if scenario.objectives and scenario.victory.type == "reach":
+        add(("victory", "type"), "with `objectives:`, write the reach as an objective "
+                                 "(type: reach) and leave victory to the round limit")
+    arriving = sum(m.count for r in scenario.reinforcements for m in r.members)
+    total = unit_count(scenario, scope.squads) + arriving
+    if arriving and total > MAX_UNITS:
+        add(("reinforcements",), f"with their reinforcements the sides have {total} units; "
+                                 f"a battle holds at most {MAX_UNITS}")
+    reinforced: set[str] = set()
+    for index, unit in enumerate(scenario.reinforcements):
+        loc = ("reinforcements", index)
+        side(loc + ("side",), unit.side)
+        zone(loc + ("zone",), unit.zone)
+        for number, member in enumerate(unit.members):
+            if not scope.knows("unit", member.unit):
+                add(loc + ("members", number, "unit"), _unknown(scope, "unit", member.unit))
+            elif member.name:
+                reinforced.add(member.name)
+    ids: list[str] = []
+    for index, objective in enumerate(scenario.objectives):
+        loc = ("objectives", index)
+        if objective.id is not None and objective.id in ids:
+            add(loc + ("id",), f"objective id {objective.id!r} is used twice")
+        ids.append(objective.id or "")
+        side(loc + ("side",), objective.side)
+        zone(loc + ("zone",), objective.zone)
+        if objective.unit is not None and objective.unit not in names | reinforced:
+            known = ", ".join(sorted(names | reinforced))
+            add(loc + ("unit",), f"no unit named {objective.unit!r} in this scenario "
+                                 f"(give a member that `name`; units: {known})")
+    known_ids = [o.id for o in scenario.all_objectives()]
+    triggers: list[tuple[tuple, TriggerSpec]] = [(("reinforcements", i), r.when) for i, r in enumerate(scenario.reinforcements)]
+    triggers += [(("events", i), e.when) for i, e in enumerate(scenario.events)]
+    for index, event in enumerate(scenario.events):
+        side(("events", index, "side"), event.side)
+    for where, when in triggers:
+        loc = where + ("when",)
+        side(loc + ("seen",), when.seen)
+        side(loc + ("by",), when.by)
+        zone(loc + ("entered",), when.entered)
+        if when.objective is not None and when.objective not in known_ids:
+            add(loc + ("objective",), f"unknown objective {when.objective!r} "
+                                      f"(objectives: {', '.join(i for i in known_ids if i)})")
+        if when.round is not None and when.round > scenario.victory.max_rounds:
+            add(loc + ("round",), f"round {when.round} comes after the round limit "
+                                  f"({scenario.victory.max_rounds})")
+    return problems
+
+
 def _deploy_problem(scope: Library, scenario: ScenarioSpec, issue: DeployIssue) -> Problem:
     source = issue.source
     if source.owner == "squad":
@@ -362,6 +435,8 @@ def _layout_problems(scope: Library, scenario: ScenarioSpec, origin: Origin) -> 
         problems.append(scope.problem(origin, ("map",), _unknown(scope, "map", scenario.map)))
     problems += _sides(scope, scenario, origin)
     problems += _victory(scope, scenario, origin, parsed)
+    names = {slot.name for slot in slots_of(scenario, scope.squads, scope.units)}
+    problems += _missions(scope, scenario, origin, parsed, names)
     if parsed is not None:
         deployments, issues = plan(scenario, parsed, scope.terrain, scope.squads, scope.units)
         problems += [_deploy_problem(scope, scenario, issue) for issue in issues]
@@ -373,7 +448,9 @@ def _objective_reached(
     scope: Library, scenario: ScenarioSpec, origin: Origin, parsed: ParsedMap, deployments: list
 ) -> list[Problem]:
     message = unreachable_objective(scenario, parsed, scope.terrain, deployments)
-    return [scope.problem(origin, ("victory", "zone"), message)] if message else []
+    found = [scope.problem(origin, ("victory", "zone"), message)] if message else []
+    return found + [scope.problem(origin, ("objectives", index, "zone"), why) for index, why
+                    in unreachable_zones(scenario, parsed, scope.terrain, deployments)]
 
 
 def check_scenario(

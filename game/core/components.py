@@ -25,6 +25,14 @@ class Position:
 
 
 @dataclass(slots=True)
+class Left:
+    """The unit left the battle by an exit zone: off the map, safe and out of the fight."""
+
+    zone: str
+    round: int
+
+
+@dataclass(slots=True)
 class ActionPoints:
     current: int
     per_turn: int

@@ -106,6 +106,7 @@ class _Before:
     views: dict[str, Any]
     seen: set[str]
     events: list[Event] = dataclasses.field(default_factory=list)
+    mission: Any = None          # the objectives' state (a silent trigger may have fired)
 
 
 # Commands only some rulesets have (their `actions()`), and what a refusal calls them.
@@ -203,6 +204,8 @@ class Battle:
         sight.views.clear()
         sight.views.update(before.views)
         s.round, s.turn_index, s.over = before.turn
+        if before.mission is not None:
+            s.mission = before.mission
         self.commands.pop()
         return before.events
 
@@ -213,7 +216,8 @@ class Battle:
         sight = s.sight[s.side_of(command.unit)]
         return _Before(command, (s.round, s.turn_index, s.over),
                        copy.deepcopy(s._parts[command.unit]), sight.count.copy(),
-                       sight.explored.copy(), dict(sight.views), self._enemies_seen(command.unit))
+                       sight.explored.copy(), dict(sight.views), self._enemies_seen(command.unit),
+                       mission=s.mission.snapshot() if s.mission is not None else None)
 
     def _enemies_seen(self, uid: str) -> set[str]:
         s = self.session

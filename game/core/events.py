@@ -131,6 +131,44 @@ class BattleEnded(Event):
     reason: str
 
 
+# --- objectives, reinforcements and scripted messages ---------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class ObjectiveChanged(Event):
+    """An objective was met or failed (or a zone's hold was broken)."""
+
+    kind: ClassVar[str] = "objective_changed"
+    objective: str
+    side: str
+    state: str                   # met | failed
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnitLeft(Event):
+    """A unit left the battle by an exit zone (it is safe, out of the fight)."""
+
+    kind: ClassVar[str] = "unit_left"
+    unit: str
+    zone: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforced(Event):
+    kind: ClassVar[str] = "reinforced"
+    side: str
+    zone: str
+    units: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Announced(Event):
+    """A scenario's scripted message."""
+
+    kind: ClassVar[str] = "announced"
+    message: str
+
+
 # --- movement and posture ------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)

@@ -100,6 +100,11 @@ _TELLERS: dict[type, Callable] = {
                                        + (" (ambushing)" if e.ambusher else "") + "."),
     ev.InitiativeOrder: lambda e, n: "Initiative order: " + ", ".join(n(u) for u in e.order) + ".",
     ev.RoundStarted: lambda e, n: f"Round {e.round} begins.",
+    ev.ObjectiveChanged: lambda e, n: f"Objective {e.state} ({n(e.side)}): {e.detail}.",
+    ev.UnitLeft: lambda e, n: f"{n(e.unit)} leaves the battle by {e.zone.replace('_', ' ')}.",
+    ev.Reinforced: lambda e, n: (f"Reinforcements for {n(e.side)} at {e.zone.replace('_', ' ')}: "
+                                 + ", ".join(n(u) for u in e.units) + "."),
+    ev.Announced: lambda e, n: e.message,
     ev.TurnStarted: lambda e, n: (f"{n(e.unit)}'s turn: {e.ap} AP"
                                   + (f" ({e.debt} still owed)" if e.debt else "") + "."),
     ev.TurnUnseen: lambda e, n: f"{n(e.unit)} acts, out of sight.",

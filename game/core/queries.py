@@ -18,6 +18,7 @@ from game.core.engine import Battle
 from game.core.events import Refused
 from game.core.grid import Reach
 from game.core.illegal import Illegal
+from game.core.objectives import ObjectiveStatus, statuses
 from game.core.ruleset import SuppressOdds, ThrowOdds
 from game.core.systems import attack, overwatch
 from game.core.systems.sight import unit_sees, visible_enemies
@@ -434,3 +435,22 @@ def health_bounds(battle: Battle, uid: str) -> tuple[str, int, int]:
     s.use()
     low, high = s.rules.health_bounds(s, uid)
     return s.rules.health_name, low, high
+
+
+def objectives(battle: Battle, side: str | None = None) -> list[ObjectiveStatus]:
+    """Every objective of the battle (or of `side`) with its progress and state: what it asks,
+    done/needed, open, met or failed (game.core.objectives). Objectives are public: every side
+    knows what the others are after."""
+    s = battle.session
+    s.use()
+    found = statuses(s)
+    return found if side is None else [o for o in found if o.side == side]
+
+
+def battle_outcome(battle: Battle) -> dict[str, object]:
+    """The end of a battle as plain data (a campaign or `sim --json` reads it): over, winner
+    (a side id or None), reason, the round, and each objective's id, side, state and progress."""
+    s = battle.session
+    return {"over": s.over, "winner": s.winner, "reason": s.end_reason, "round": s.round,
+            "objectives": [{"id": o.id, "side": o.side, "type": o.kind, "state": o.state,
+                            "done": o.done, "needed": o.needed} for o in objectives(battle)]}

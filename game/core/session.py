@@ -24,6 +24,7 @@ from game.core.grid import Grid
 from game.core.ruleset import Combatant, Ruleset
 
 if TYPE_CHECKING:
+    from game.core.objectives import Mission
     from game.core.systems.attack import AttackPlan
 
 _world_ids = itertools.count(1)
@@ -117,6 +118,7 @@ class Session:
         # an attack waiting for its defender's choice, and the choices put to them
         self.pending: tuple[AttackPlan, tuple[str, ...]] | None = None
         self.closed = False
+        self.mission: Mission | None = None   # objectives, triggers, reinforcements (objectives.py)
         esper.switch_world(self.world)
 
     # --- world access -------------------------------------------------------------------------

@@ -26,6 +26,7 @@ STATUS_MARKS = (("down", "+"), ("pinned", "!"), ("overwatch", "^"))
 
 # background tints of the map's overlays, weakest first (a later one wins on the same square)
 TINTS = {
+    "objective": "#2a2a40",          # a zone an objective names (game/ui/objectives.py)
     "reach": "#17304a",
     "own_cone": "#1d3d1d",
     "cone": "#4a1d1d",

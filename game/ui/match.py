@@ -55,6 +55,8 @@ class Match:
     def name(self, ident: str | None) -> str:
         if ident is None:
             return "nobody"
+        if ident not in self._names and ident in self.battle.session.entities:
+            self._names = self.battle.names()        # reinforcements joined the battle
         return self._names.get(ident, str(ident))
 
     def side_index(self, side: str) -> int:

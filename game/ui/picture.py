@@ -18,6 +18,7 @@ from game.core.queries import (AttackPreview, UnitInfo, explored_squares, opport
                                visible_squares)
 from game.ui.board import Scene, TerrainLook, line_between, rings
 from game.ui.match import Match
+from game.ui.objectives import zone_at, zone_label
 from game.ui.scene import board_scene, danger_squares, known_units, standing_tints
 from game.ui.widgets.panels import Odds, Status
 
@@ -124,6 +125,9 @@ def where(match: Match, picture: Picture, look: TerrainLook, cursor: Square) -> 
             text += f", {cover} cover"
     else:
         text += "unexplored"
+    zone = zone_at(match, cursor)
+    if zone is not None:
+        text += f" [{zone_label(zone)}]"
     unit = picture.known.get(cursor)
     if unit is not None:
         text += f": {unit.name}"

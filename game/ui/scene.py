@@ -12,6 +12,7 @@ from game.core.queries import (UnitInfo, enemy_cones, explored_squares, own_cone
 from game.ui.board import Scene, UnitMark
 from game.ui.glyphs import side_color, unit_text
 from game.ui.match import Match
+from game.ui.objectives import zone_tints
 
 Square = tuple[int, int]
 
@@ -45,7 +46,7 @@ def standing_tints(match: Match, viewer: str, reach: dict[Square, int] | None) -
     walls and doors of ground it has never seen.
     """
     battle = match.battle
-    tints: dict[Square, str] = {}
+    tints: dict[Square, str] = zone_tints(match)
     if reach:
         explored = explored_squares(battle, viewer)
         for square in reach:

@@ -38,7 +38,7 @@ def test_library_holds_every_kind() -> None:
 @pytest.mark.parametrize(("scenario", "width", "height", "per_side"), [
     ("alley", 16, 12, None),
     ("depot", 32, 32, 6),
-    ("outskirts", 64, 64, 12),
+    ("outskirts", 64, 64, None),
 ])
 def test_scenario_sizes(scenario: str, width: int, height: int, per_side: int | None) -> None:
     setup = load_setup(scenario)
@@ -89,8 +89,13 @@ def test_setup_holds_only_what_the_battle_needs(scenario: str) -> None:
 
 def test_scenarios_use_ambush_reach_and_explicit_placement() -> None:
     assert any(side.ambush for s in LIBRARY.scenarios.values() for side in s.sides)
-    outskirts = LIBRARY.scenarios["outskirts"].victory
-    assert (outskirts.type, outskirts.side, outskirts.zone) == ("reach", "alpha", "extract")
+    outskirts = LIBRARY.scenarios["outskirts"]
+    extract = outskirts.all_objectives()[0]
+    assert (extract.type, extract.side, extract.zone, extract.count) == ("extract", "alpha",
+                                                                        "extract", 2)
+    assert outskirts.reinforcements[0].when.seen == "alpha"
+    kinds = {o.type for s in LIBRARY.scenarios.values() for o in s.objectives}
+    assert kinds >= {"extract", "hold", "protect", "escort", "kill", "survive", "eliminate"}
     example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "maires_stand.yaml"
     hangar = load_setup(example, LIBRARY)
     placed = {d.name: (d.x, d.y) for d in deploy(hangar)}

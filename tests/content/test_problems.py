@@ -348,4 +348,4 @@ def test_bad_content_never_raises_anything_but_content_error(write: Write, tmp_p
     with pytest.raises(ContentError) as caught:
         load_setup("no_such_scenario")
     assert "(scenarios: alley, " in str(caught.value)
-    assert ", d20_depot, depot, " in str(caught.value)
+    assert ", courier, d20_depot, depot" in str(caught.value)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from game.content.deploy import deploy
 from game.core import components as c
+from game.core import objectives
 from game.core.events import (BattleEnded, BattleStarted, InitiativeOrder, InitiativeRolled,
                               OverwatchEnded, RoundStarted, TurnEnded,
                               TurnSkipped, TurnStarted, TurnUnseen)
@@ -16,6 +17,7 @@ from game.core.systems.sight import refresh_view
 def start_battle(session: Session) -> None:
     """Deploy every unit, roll initiative, open round one and the first turn."""
     setup = session.setup
+    objectives.start(session)
     session.emit(BattleStarted(setup.scenario.id, setup.ruleset.id, session.seed, tuple(session.sides)))
     counters: dict[str, int] = {}
     for d in deploy(setup):
@@ -40,7 +42,7 @@ def roll_initiative(session: Session) -> None:
     ambushers = {s.id for s in session.setup.scenario.sides if s.ambush} if session.round == 0 else set()
     keyed = []
     for index, (uid, unit) in enumerate(session.units()):
-        if not session.is_up(uid):
+        if not session.is_up(uid) or session.has(uid, c.Left):
             continue                    # rolled again each round (OpenD6): the fallen do not roll
         check, ties = session.rules.initiative(session, uid)
         ambusher = unit.side in ambushers
@@ -54,6 +56,7 @@ def start_round(session: Session) -> None:
     session.round += 1
     session.turn_index = -1
     session.emit(RoundStarted(session.round))
+    _arrive(session)
     if session.rules.reroll_initiative and session.round > 1:
         roll_initiative(session)
     session.rules.start_round(session)
@@ -62,9 +65,21 @@ def start_round(session: Session) -> None:
         advance(session)
 
 
+def _arrive(session: Session) -> None:
+    """Reinforcements due join the battle: at the end of the order, their morale in the pool."""
+    for uid in objectives.arrive(session):
+        session.order.append(uid)
+        pool = session.morale[session.side_of(uid)]
+        morale = session.get(uid, c.Stats).morale
+        pool.start += morale
+        pool.current += morale
+        refresh_view(session, uid)
+
+
 def end_turn(session: Session, uid: str) -> None:
     session.rules.end_turn(session, uid)
     session.emit(TurnEnded(uid), *session.where(uid), to=(session.side_of(uid),))
+    objectives.leave_by_exit(session, uid)
     if not check_victory(session):
         advance(session)
 
@@ -74,13 +89,16 @@ def advance(session: Session) -> None:
     while not session.over:
         session.turn_index += 1
         if session.turn_index >= len(session.order):
+            objectives.end_round(session)
+            if check_victory(session):
+                return
             if session.round >= session.setup.scenario.victory.max_rounds:
                 finish(session, _timeout_winner(session), "time ran out")
                 return
             start_round(session)
             return
         uid = session.order[session.turn_index]
-        if session.is_up(uid) and begin_turn(session, uid):
+        if session.is_up(uid) and not session.has(uid, c.Left) and begin_turn(session, uid):
             return
 
 
@@ -118,22 +136,16 @@ def begin_turn(session: Session, uid: str) -> bool:
 
 
 def check_victory(session: Session) -> bool:
-    """End the battle when one side is left standing, or a side holds its objective."""
+    """Tell objectives met and fire triggers, then end the battle if the objectives or the
+    sides left standing decide it (game.core.objectives)."""
     if session.over:
         return True
-    up_sides = session.up_sides()
-    standing = [side for side in session.sides if side in up_sides]
-    victory = session.setup.scenario.victory
-    if victory.type == "reach" and victory.side in standing:
-        zone = session.grid.zone_set(victory.zone or "")
-        if any(square in zone for _, square in session.up_squares(victory.side)):
-            finish(session, victory.side, f"{session.side_names[victory.side]} reached the objective")
-            return True
-    if len(standing) <= 1:
-        winner = standing[0] if standing else None
-        finish(session, winner, "last side standing" if winner else "no one left standing")
-        return True
-    return False
+    found = objectives.statuses(session)
+    objectives.review(session, found)
+    over, winner, reason = objectives.decide(session, found)
+    if over:
+        finish(session, winner, reason)
+    return over
 
 
 def _timeout_winner(session: Session) -> str | None:

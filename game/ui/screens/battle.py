@@ -22,12 +22,13 @@ from textual.reactive import var
 from textual.widgets import Footer, Static
 
 from game.core.commands import ChangeStance, EndTurn, Reload, SetOverwatch
-from game.core.events import Refused
+from game.core.events import Announced, Refused
 from game.core.queries import explored_squares
 from game.ui.actions import ActionItem, action_items
 from game.ui.area import AreaAim, area_card, area_odds, area_tints
 from game.ui.board import TerrainLook
 from game.ui.cards import turn_card
+from game.ui.objectives import objectives_card
 from game.ui.match import Match
 from game.ui.picture import (Picture, enemies, first_square, odds_of, revive_target, status_of,
                              take_picture)
@@ -36,8 +37,8 @@ from game.ui.screens.flow import TurnFlow
 from game.ui.screens.log import FullLog
 from game.ui.screens.orders import Orders
 from game.ui.widgets.map_view import MapView
-from game.ui.widgets.panels import (ActionBar, AreaCard, CombatLog, SidePanel, StatusLine,
-                                    TargetCard, TurnCard, UnitCard)
+from game.ui.widgets.panels import (ActionBar, AreaCard, CombatLog, ObjectivesCard, SidePanel,
+                                    StatusLine, TargetCard, TurnCard, UnitCard)
 
 Square = tuple[int, int]
 LOG_ROWS = 5            # the log's height (with its top border) when nothing gives it more
@@ -125,6 +126,7 @@ class BattleScreen(GameScreen):
         self.target_card = TargetCard(match, id="target-card")
         self.area_card = AreaCard(id="area-card", markup=False)
         self.turn_card = TurnCard(id="turn-card", markup=False)
+        self.objectives_card = ObjectivesCard(id="objectives-card", markup=False)
         self.action_bar = ActionBar(id="actions", markup=False)
         self.log_view = CombatLog(match, id="log")
         self.ending = Static(id="ending", markup=False)    # the closing line, once it is over
@@ -139,6 +141,7 @@ class BattleScreen(GameScreen):
                 yield self.target_card.data_bind(BattleScreen.target)
                 yield self.area_card
                 yield self.turn_card
+                yield self.objectives_card
         yield self.action_bar
         yield self.ending
         yield self.log_view
@@ -202,6 +205,7 @@ class BattleScreen(GameScreen):
         info = picture.info(self.selected) or picture.info(self.match.active_uid)
         self.unit_card.unit = (info, info.side == self.viewer) if info else None
         self.turn_card.card = turn_card(self.match, self.viewer)
+        self.objectives_card.card = objectives_card(self.match)
 
     def _action_items(self, picture: Picture) -> list[ActionItem]:
         if not self.my_turn():
@@ -298,6 +302,9 @@ class BattleScreen(GameScreen):
 
     def write_log(self, events) -> None:
         self.log_view.tell_events(events, self.viewer)
+        for event in events:                  # the scenario's messages also show as a notice
+            if isinstance(event, Announced) and self.viewer in event.seen_by:
+                self.notify(event.message, title="Message", timeout=8)
 
     def say(self, text: str) -> None:
         self.log_view.tell([text])

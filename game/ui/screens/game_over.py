@@ -16,7 +16,9 @@ from textual.widgets import Button, Footer, Label, Static
 
 from game.content.text import printable
 from game.ui.glyphs import plain, side_color, side_letter
+from game.core.queries import objectives
 from game.ui.match import Match
+from game.ui.objectives import objectives_card
 from game.ui.screens.base import GameScreen
 
 
@@ -64,8 +66,11 @@ class GameOver(GameScreen[str]):
         with Center():
             with Vertical(id="game-over"):
                 yield Label(plain(headline), id="winner")
-                reason = f"{session.end_reason.capitalize()}, round {session.round}."
-                yield Static(reason, markup=False)
+                why = session.end_reason[:1].upper() + session.end_reason[1:]  # names keep case
+                yield Static(f"{why}, round {session.round}.", markup=False)
+                if any(o.kind != "eliminate" for o in objectives(self.match.battle)):
+                    yield Static(objectives_card(self.match), id="objectives-result",
+                                 markup=False)
                 yield Static(results_table(self.match), id="results")
                 with Horizontal(classes="dialog-buttons"):
                     yield Button("Main menu", id="menu", variant="primary")

@@ -123,6 +123,15 @@ class TurnCard(Static):
         self.update(card, layout=True)
 
 
+class ObjectivesCard(Static):
+    """Each side's objectives and their progress (`game.ui.objectives.objectives_card`)."""
+
+    card: var[Text] = var(Text)
+
+    def watch_card(self, card: Text) -> None:
+        self.update(card, layout=True)
+
+
 class ActionBar(Static):
     """Every action of the active unit with its key and AP cost; whose turn it is otherwise."""
 
