@@ -80,3 +80,28 @@ def play_at_table(setup, seed: int, players: dict, *, table: tuple[str, ...] | N
         run.commands.append(command)
         run.events.extend(result)
     return run
+
+
+def opened(setup, faces: tuple[int, ...], table: tuple[str, ...] | None = None, seed: int = 1) -> Battle:
+    """A battle at the table whose opening rolls are `faces` (as the dice read), all used."""
+    sides = tuple(s.id for s in setup.scenario.sides) if table is None else table
+    battle = new_battle(setup, seed, table=sides, opening_rolls=faces)
+    assert battle.opening_rolls == faces, "every opening face is used"
+    return battle
+
+
+def typed(battle: Battle, command: Command, faces: tuple[int, ...]) -> tuple[list[Event], list[str]]:
+    """Carry out `command`, typing `faces` one by one as they are asked for: (its events, the
+    prompts). Every face must be asked for, and the command carried out after the last."""
+    prompts: list[str] = []
+    for n in range(len(faces) + 1):
+        result = battle.submit(dataclasses.replace(command, rolls=faces[:n]))
+        if isinstance(result, RollWanted):
+            assert n < len(faces), f"one more die asked for: {result.reason}"
+            assert result.refusal(faces[n]) is None, result.refusal(faces[n])
+            prompts.append(result.reason)
+            continue
+        assert not isinstance(result, Refused), result.reason
+        assert n == len(faces), f"carried out after {n} of {len(faces)} faces"
+        return result, prompts
+    raise AssertionError("unreachable")
