@@ -80,10 +80,18 @@ class RollNeeded(Exception):
         super().__init__(f"{request.unit}: roll a {request.die()} for {request.what}")
         self.request = request
         self.typed = typed        # typed faces used before this roll
+        self.wanted: object = None  # the battle's RollWanted for it, when a battle could not open
 
 
 class BadRoll(ValueError):
     """A typed face that the die it was used for cannot show."""
+
+    def __init__(self, why: str, request: RollRequest, typed: int) -> None:
+        super().__init__(why)
+        self.why = why
+        self.request = request
+        self.typed = typed        # typed faces used before the bad one
+        self.wanted: object = None  # the battle's RollWanted for it, when a battle could not open
 
 
 class Dice:
@@ -149,7 +157,7 @@ class Dice:
         value = self.typed.popleft()
         why = request.refusal(value)
         if why is not None:
-            raise BadRoll(f"{why} (typed face {self.typed_used + 1}, for {request.what})")
+            raise BadRoll(why, request, self.typed_used)
         self.typed_used += 1
         return value - request.first + 1
 

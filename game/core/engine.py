@@ -147,7 +147,8 @@ class Battle:
             self.session.dice.type_in(opening_rolls)
         try:
             self.opening: list[Event] = self._run(lambda: turns.start_battle(self.session))
-        except (RollNeeded, BadRoll):
+        except (RollNeeded, BadRoll) as need:
+            need.wanted = self.wanted(need, tuple(opening_rolls))
             self.session.close()
             raise
         self.opening_rolls = tuple(opening_rolls[:self.session.dice.typed_used])
@@ -220,13 +221,8 @@ class Battle:
                 result = copy_._run(lambda: copy_._dispatch(command))
             except Illegal as why:
                 return Refused(str(why))
-            except BadRoll as why:
-                return Refused(f"{why}.")
-            except RollNeeded as need:
-                r = need.request
-                return RollWanted(f"{self._name(r.unit)}: roll a d{r.sides} for {words(r.what)}",
-                                  r.unit, self._name(r.unit), r.what, r.sides, r.first,
-                                  tuple(command.rolls[:need.typed]))
+            except (RollNeeded, BadRoll) as need:
+                return self.wanted(need, command.rolls)
             del result
             used = copy_.session.dice.typed_used
         finally:
@@ -243,6 +239,14 @@ class Battle:
             result = other._carry(command, tried=True)
             assert not isinstance(result, Refused), f"a kept command replays: {result}"
         return other
+
+    def wanted(self, need: RollNeeded | BadRoll, typed: tuple[int, ...]) -> RollWanted:
+        """The die a RollNeeded or BadRoll asks for, as the table is asked for it."""
+        r = need.request
+        problem = f"{need.why}." if isinstance(need, BadRoll) else ""
+        return RollWanted(f"{self._name(r.unit)}: roll a d{r.sides} for {words(r.what)}",
+                          r.unit, self._name(r.unit), r.what, r.sides, r.first,
+                          tuple(typed[:need.typed]), problem)
 
     def _name(self, uid: str) -> str:
         return self.session.get(uid, c.Unit).name if uid in self.session.entities else uid

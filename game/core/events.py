@@ -411,7 +411,8 @@ class Refused:
 @dataclass(frozen=True, slots=True)
 class RollWanted(Refused):
     """At the table: the command needs a die rolled by a person. Nothing changed; give the
-    command again with the faces typed so far (`typed`) and this one (`Command.rolls`)."""
+    command again with the faces typed so far (`typed`) and this one (`Command.rolls`). With a
+    `problem`, the face typed after `typed` did not fit this die, and was not taken."""
 
     unit: str = ""            # who rolls
     name: str = ""            # their display name
@@ -419,6 +420,7 @@ class RollWanted(Refused):
     sides: int = 0
     first: int = 1            # the lowest face as read (a d100 read 00 to 99: 0)
     typed: tuple[int, ...] = ()
+    problem: str = ""         # why the face typed after `typed` was refused, if it was
 
     @property
     def last(self) -> int:

@@ -66,7 +66,7 @@ def test_a_save_whose_typed_rolls_do_not_fit_is_refused():
         state = run.battle.state()
     typed_at = next(i for i, d in enumerate(state["commands"]) if d.get("rolls"))
     state["commands"][typed_at]["rolls"] = [99]
-    with pytest.raises(ValueError, match="cannot come up on a d10"):
+    with pytest.raises(ValueError, match="99 cannot come up on a d10"):
         load_battle(state)
     state["commands"][typed_at]["rolls"] = []
     with pytest.raises(ValueError):
@@ -93,6 +93,7 @@ def test_the_opening_initiative_is_asked_of_the_table():
         new_battle(setup, 0, table=("spacer", "olea"), opening_rolls=(5,))
     request = asked.value.request
     assert (request.unit, request.what, request.sides, asked.value.typed) == ("olea-1", "initiative", 10, 1)
+    assert asked.value.wanted.reason == "Trooper: roll a d10 for the initiative"
     with new_battle(setup, 0, table=("spacer", "olea"), opening_rolls=(5, 5, 9)) as fight:
         assert fight.opening_rolls == (5, 5)          # only what was rolled is kept
 
@@ -107,8 +108,8 @@ def test_each_die_is_asked_for_by_name_and_a_face_the_die_cannot_show_is_refused
         assert wanted.refusal(12) == "12 cannot come up on a d10: it shows 1 to 10"
         assert wanted.refusal(10) is None
         bad = fight.submit(dataclasses.replace(attack, rolls=(12,)))
-        assert isinstance(bad, Refused) and not isinstance(bad, RollWanted)
-        assert "12 cannot come up on a d10" in bad.reason
+        assert isinstance(bad, RollWanted) and bad.reason == "Hollis: roll a d10 for the aim"
+        assert bad.problem == "12 cannot come up on a d10: it shows 1 to 10." and bad.typed == ()
         assert fight.digest() == before and fight.commands == []
         wanted = fight.submit(dataclasses.replace(attack, rolls=(4,)))
         assert isinstance(wanted, RollWanted) and wanted.typed == (4,)
