@@ -31,6 +31,16 @@ class Seat:
     human: bool
     name: str                   # the player's name, or the computer level's
     level: str | None = None    # computer level (a name from game.ai.PLAYERS)
+    rolls: str = "app"          # "table": its dice are rolled by people and typed in
+
+    @property
+    def at_table(self) -> bool:
+        return self.rolls == "table"
+
+
+def table_sides(seats: dict[str, Seat]) -> tuple[str, ...]:
+    """The sides whose dice are typed in, for Battle's `table`."""
+    return tuple(side for side, seat in seats.items() if seat.at_table)
 
 
 class Match:
@@ -207,7 +217,8 @@ class Match:
             data = saved.get(side) if isinstance(saved, dict) else None
             try:
                 seats[side] = Seat(side=side, human=bool(data["human"]), name=str(data["name"]),
-                                   level=data.get("level"))
+                                   level=data.get("level"),
+                                   rolls="table" if side in battle.table else "app")
             except (TypeError, KeyError, AttributeError):
                 seats[side] = Seat(side, True, f"Player {index + 1}")
             problem = name_problem(seats[side].name)
