@@ -177,6 +177,15 @@ class Battle:
             return Refused(f"It is {who}'s turn, not {other}'s.")
         return self._carry(command)
 
+    def replay(self, command: Command) -> list[Event] | Refused:
+        """Submit a command of a kept log: its typed faces are taken as they are (not tried on
+        a replica first); if they do not fit, it is refused, and the battle should be closed."""
+        self._replaying = True
+        try:
+            return self.submit(command)
+        finally:
+            self._replaying = False
+
     def _carry(self, command: Command, *, tried: bool = False) -> list[Event] | Refused:
         """Carry out a command that may be given now; keep it for the replay if it took.
         `tried`: its typed faces are known to be what it needs (a replay)."""
@@ -451,15 +460,13 @@ class Battle:
         except (RollNeeded, BadRoll) as why:
             raise ValueError(f"the battle's opening rolls do not fit: {why}") from None
         replayed = list(battle.opening)
-        battle._replaying = True
         for number, command in enumerate(commands, 1):
-            result = battle.submit(command)
+            result = battle.replay(command)
             if isinstance(result, Refused):
                 battle.close()
                 raise ValueError(f"command {number} no longer applies: {result.reason}")
             replayed.extend(result)
         battle.replayed = replayed
-        battle._replaying = False
         if state.get("digest") not in (None, battle.digest()):
             battle.close()
             raise ValueError("replaying the battle did not give the saved position")
