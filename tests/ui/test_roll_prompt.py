@@ -107,7 +107,7 @@ async def test_an_opend6_pool_on_one_line_and_the_wild_die_rerolled(save_dir: Pa
         while app.screen.wanted.what == "attack":                   # the rest of the pool
             typed = len(app.screen.wanted.typed)
             await type_in(pilot, "3")
-            await wait_until(pilot, lambda: len(app.screen.wanted.typed) == typed + 1)
+            await wait_until(pilot, lambda n=typed: len(app.screen.wanted.typed) == n + 1)
         assert app.screen.wanted.reason == "Hollis: roll a d6 for the attack (Wild Die)"
         pool = app.screen.wanted.typed
         await type_in(pilot, "6")                                   # the Wild Die explodes
@@ -119,8 +119,8 @@ async def test_an_opend6_pool_on_one_line_and_the_wild_die_rerolled(save_dir: Pa
         while isinstance(app.screen, RollPrompt):                   # the damage, if it hit
             typed = len(app.screen.wanted.typed)
             await type_in(pilot, "1")
-            await wait_until(pilot, lambda: not isinstance(app.screen, RollPrompt)
-                             or len(app.screen.wanted.typed) == typed + 1)
+            await wait_until(pilot, lambda n=typed: not isinstance(app.screen, RollPrompt)
+                             or len(app.screen.wanted.typed) == n + 1)
         shot = [e for e in match.history if isinstance(e, AttackResolved)][-1]
         assert shot.attack.rolls == (*pool, 6, 2)
 
