@@ -44,7 +44,8 @@ class Replay:
     def __init__(self, setup: BattleSetup, seed: int, commands: Sequence[Command], *,
                  digest: str | None = None,
                  rules_for: Callable[[Any], Any] | None = None,
-                 table: tuple[str, ...] = (), opening_rolls: tuple[int, ...] = ()) -> None:
+                 table: tuple[str, ...] = (), opening_rolls: tuple[int, ...] = (),
+                 asking: tuple[str, ...] = ()) -> None:
         """Replay every command once to check the log, keeping each step's events; raises
         ReplayError when a command is refused or the end is not the `digest` it should be."""
         if rules_for is None:
@@ -55,6 +56,7 @@ class Replay:
         self.commands: tuple[Command, ...] = tuple(commands)
         self._rules_for = rules_for
         self.table, self.opening_rolls = tuple(table), tuple(opening_rolls)   # dice typed in
+        self.asking = tuple(asking)
         battle = self._new_battle()
         steps = [Step(0, None, tuple(battle.opening))]
         try:
@@ -100,6 +102,7 @@ class Replay:
             commands = [command_from_dict(entry) for entry in log]
             table = tuple(str(side) for side in state.get("table", ()))
             opening = tuple(int(face) for face in state.get("opening_rolls", ()))
+            asking = tuple(str(side) for side in state.get("asking", ()))
         except KeyError as missing:
             raise ReplayError(f"the battle state is damaged: it has no {missing.args[0]!r}") \
                 from None
@@ -108,7 +111,7 @@ class Replay:
         digest = state.get("digest")
         try:
             return cls(setup, seed, commands, digest=digest if isinstance(digest, str) else None,
-                       table=table, opening_rolls=opening)
+                       table=table, opening_rolls=opening, asking=asking)
         except ReplayError:
             raise
         except ContentError as error:
@@ -138,7 +141,7 @@ class Replay:
     def _new_battle(self) -> Battle:
         try:
             return Battle(self.setup, self.seed, self._rules_for(self.setup.ruleset),
-                          table=self.table, opening_rolls=self.opening_rolls)
+                          table=self.table, opening_rolls=self.opening_rolls, asking=self.asking)
         except (RollNeeded, BadRoll) as why:
             raise ReplayError(f"its opening rolls do not fit: {why}") from None
 

@@ -129,11 +129,14 @@ class Battle:
     """A battle in progress. Close it (or use it as a context manager) to free its world."""
 
     def __init__(self, setup: BattleSetup, seed: int, rules: Any, *, dice: Dice | None = None,
-                 table: tuple[str, ...] | frozenset[str] = (), opening_rolls: tuple[int, ...] = ()) -> None:
+                 table: tuple[str, ...] | frozenset[str] = (), opening_rolls: tuple[int, ...] = (),
+                 asking: tuple[str, ...] | frozenset[str] = ()) -> None:
         """`rules` plays the setup's ruleset (game.rulesets makes it from the registry); `dice`
         lets a test queue forced faces before initiative is rolled. `table` names the sides
         whose dice are typed in; `opening_rolls` are the faces typed for the opening rolls
-        (initiative): without enough, the constructor raises RollNeeded (see `opening_wanted`)."""
+        (initiative): without enough, the constructor raises RollNeeded (its `wanted` says
+        which die). The units of the `asking` sides start with their defense set to "ask" where
+        the ruleset has a choice to ask (a table's players choose each time)."""
         self.session = Session(setup, seed, rules, dice)
         self.table = frozenset(table)
         self._replaying = False             # from_state: the log's typed faces are taken as they are
@@ -152,6 +155,11 @@ class Battle:
             self.session.close()
             raise
         self.opening_rolls = tuple(opening_rolls[:self.session.dice.typed_used])
+        self.asking = frozenset(asking) & set(self.session.sides)
+        if self.asking and "ask" in rules.standing_choices():
+            for uid, unit in self.session.units():
+                if unit.side in self.asking and self.session.has(uid, c.Condition):
+                    self.session.get(uid, c.Condition).standing = "ask"
         self.replayed: list[Event] = []     # after from_state: every event the replay gave
         self._undo: list[_Before] = []      # the undoable commands of the turn so far, last last
         self._no_undo = NOTHING_TO_UNDO     # why the command before them cannot be undone
@@ -243,7 +251,7 @@ class Battle:
         """A new battle with this one's setup, seed, table and commands: the same position."""
         s = self.session
         other = Battle(s.setup, s.seed, type(s.rules)(s.setup.ruleset), table=self.table,
-                       opening_rolls=self.opening_rolls)
+                       opening_rolls=self.opening_rolls, asking=self.asking)
         for command in self.commands:
             result = other._carry(command, tried=True)
             assert not isinstance(result, Refused), f"a kept command replays: {result}"
@@ -439,6 +447,8 @@ class Battle:
         if self.table:
             state["table"] = sorted(self.table)
             state["opening_rolls"] = list(self.opening_rolls)
+        if self.asking:
+            state["asking"] = sorted(self.asking)
         return state
 
     @classmethod
@@ -453,10 +463,12 @@ class Battle:
             commands = [command_from_dict(d) for d in state["commands"]]
             table = tuple(str(side) for side in state.get("table", ()))
             opening = tuple(int(face) for face in state.get("opening_rolls", ()))
+            asking = tuple(str(side) for side in state.get("asking", ()))
         except (KeyError, TypeError, ValueError) as why:
             raise ValueError(f"the battle state is damaged: {why}") from None
         try:
-            battle = cls(setup, seed, rules_for(setup.ruleset), table=table, opening_rolls=opening)
+            battle = cls(setup, seed, rules_for(setup.ruleset), table=table, opening_rolls=opening,
+                         asking=asking)
         except (RollNeeded, BadRoll) as why:
             raise ValueError(f"the battle's opening rolls do not fit: {why}") from None
         replayed = list(battle.opening)

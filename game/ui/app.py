@@ -109,7 +109,8 @@ class SkirmishApp(App):
         opening: tuple[int, ...] = ()
         while True:
             try:
-                battle = new_battle(setup, seed, table=table_sides(seats), opening_rolls=opening)
+                battle = new_battle(setup, seed, table=table_sides(seats), opening_rolls=opening,
+                                    asking=tuple(side for side in table_sides(seats) if seats[side].human))
                 break
             except (RollNeeded, BadRoll) as need:   # initiative rolled at the table
                 faces = await self.push_screen_wait(RollPrompt(need.wanted))

@@ -82,10 +82,11 @@ def play_at_table(setup, seed: int, players: dict, *, table: tuple[str, ...] | N
     return run
 
 
-def opened(setup, faces: tuple[int, ...], table: tuple[str, ...] | None = None, seed: int = 1) -> Battle:
+def opened(setup, faces: tuple[int, ...], table: tuple[str, ...] | None = None, seed: int = 1,
+           asking: tuple[str, ...] = ()) -> Battle:
     """A battle at the table whose opening rolls are `faces` (as the dice read), all used."""
     sides = tuple(s.id for s in setup.scenario.sides) if table is None else table
-    battle = new_battle(setup, seed, table=sides, opening_rolls=faces)
+    battle = new_battle(setup, seed, table=sides, opening_rolls=faces, asking=asking)
     assert battle.opening_rolls == faces, "every opening face is used"
     return battle
 

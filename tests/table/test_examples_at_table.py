@@ -117,3 +117,25 @@ def test_arik_devin_and_the_thrasher():
         assert prompts == ["Arik: roll a d20 for the hit"]
         attack = of(events, AttackResolved)[0]
         assert attack.detail == "hit test 6 (d20 5 + DEX 1) against Armor Rating 14: miss"
+
+
+def test_the_defenders_choice_is_asked_of_the_table_then_its_dice():
+    """Eclipse Phase melee: the exhuman's player chooses Fray or Melee (as the "ask" defense
+    does), then Jinx's and the exhuman's d100s are asked for; the save replays it."""
+    from game.core.commands import Respond
+    from game.core.events import DefenseAsked, Refused, RollWanted
+    knifer = eclipse.jinx(weapons=[{"weapon": "knife"}])
+    s = setup_of(eclipse.battle(j_at=(5, 3), x_at=(6, 3), j=knifer, forced=False))
+    with opened(s, (10, 1), asking=("red", "blue")) as fight:
+        asked = fight.submit(Attack("red-1", "blue-1"))
+        assert not isinstance(asked, Refused)
+        assert of(asked, DefenseAsked)[0].choices == ("fray", "melee")
+        wanted = fight.submit(Respond("blue-1", "melee"))
+        assert isinstance(wanted, RollWanted) and wanted.reason == "Jinx: roll a d100 for the attack"
+        events, prompts = typed(fight, Respond("blue-1", "melee"), (90, 20))
+        assert prompts == ["Jinx: roll a d100 for the attack", "Exhuman: roll a d100 for the defense"]
+        attack = of(events, AttackResolved)[0]
+        assert attack.defense.modifiers[0] == ("melee", 80)
+        assert (attack.attack.rolls, attack.defense.rolls, attack.hit) == ((90,), (20,), False)
+        with load_battle(fight.state()) as again:
+            assert again.digest() == fight.digest()
