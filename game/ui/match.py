@@ -75,6 +75,18 @@ class Match:
         return [side for side in self.sides if self.seats[side].human]
 
     @property
+    def hot_seat(self) -> bool:
+        """People take the keyboard in turn: each side a person plays away from the table, and
+        the table (its sides all played at one screen, by its game master) as one."""
+        apart = [side for side in self.humans if not self.seats[side].at_table]
+        return len(apart) + any(self.seats[side].at_table for side in self.humans) > 1
+
+    def at_one_table(self, side: str | None, other: str | None) -> bool:
+        """Both sides are played by people at the table: no handoff between them."""
+        return (side is not None and other is not None and self.is_human(side)
+                and self.is_human(other) and self.seats[side].at_table and self.seats[other].at_table)
+
+    @property
     def active_uid(self) -> str | None:
         return self.battle.session.active
 

@@ -165,3 +165,21 @@ async def test_the_computers_dice_are_asked_of_the_table_when_the_game_master_sa
         await wait_until(pilot, lambda: not isinstance(app.screen, RollPrompt)
                          or app.screen.wanted != asked, tries=1500)
         assert match.battle.commands[-1].rolls[:1] == (asked.first,) or isinstance(app.screen, RollPrompt)
+
+
+async def test_two_sides_at_the_table_pass_no_keyboard(save_dir: Path):
+    """The game master plays both sides at one screen: no handoff between them, the board
+    shows the side whose turn it is."""
+    from game.core.commands import EndTurn
+    from game.ui.screens.handoff import Handoff
+    match = table_match("skirmish")
+    match.seats["red"] = Seat("red", True, "Game master", rolls="table")
+    hollis, trooper = ids(match)
+    assert not match.hot_seat
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await at_my_turn(app, pilot, match)
+        assert screen.viewer == "blue" and not isinstance(app.screen, Handoff)
+        screen.orders.play(EndTurn(hollis))
+        await wait_until(pilot, lambda: match.active_uid == trooper and screen.my_turn())
+        assert screen.viewer == "red" and app.screen is screen

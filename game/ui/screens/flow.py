@@ -44,7 +44,7 @@ class TurnFlow:
         self.next_viewer: str | None = None
         self.skip_event = asyncio.Event()
         self.ended = False
-        self.handoff_due = len(self.match.humans) > 1     # hot-seat opens with a handoff
+        self.handoff_due = self.match.hot_seat     # hot-seat opens with a handoff
         self.started = False
         self.last_active: str | None = None
         self.flash_seconds = FLASH_SECONDS
@@ -86,11 +86,13 @@ class TurnFlow:
         if side is None:
             return
         if not match.is_human(side):
-            if len(match.humans) > 1 and self.cover is None:
+            if match.hot_seat and self.cover is None:
                 self.hide_board(Handoff(f"{match.name(side)} (computer) is playing…", waiting=True))
             self.computer_turn()
             return
-        if self.cover is not None or (len(match.humans) > 1
+        if self.cover is None and side != screen.viewer and match.at_one_table(side, screen.viewer):
+            screen.viewer = side                # the table's next side: no one looks away
+        if self.cover is not None or (match.hot_seat
                                       and (side != screen.viewer or self.handoff_due)):
             self.hand_to(side)
             return
