@@ -263,7 +263,7 @@ class NewBattle(GameScreen):
             seats[ident] = Seat(ident, human, name if human else f"Computer ({level})",
                                 None if human else level, rolls)
         if not any(seat.human for seat in seats.values()):
-            self._say("At least one side must be played by a person.")
+            self._say("At least one side must be played by a person or at the table.")
             return None
         return seats
 
