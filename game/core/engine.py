@@ -235,12 +235,11 @@ class Battle:
         try:
             try:
                 copy_.session.dice.type_in(command.rolls)
-                result = copy_._run(lambda: copy_._dispatch(command))
+                copy_._run(lambda: copy_._dispatch(command))
             except Illegal as why:
                 return Refused(str(why))
             except (RollNeeded, BadRoll) as need:
                 return self.wanted(need, command.rolls)
-            del result
             used = copy_.session.dice.typed_used
         finally:
             copy_.close()
