@@ -19,6 +19,7 @@ from typing import Any
 from game.content.problems import ContentError
 from game.content.schema import BattleSetup
 from game.core.commands import Command, command_from_dict
+from game.core.dice import BadRoll, RollNeeded
 from game.core.engine import STATE_FORMAT, Battle
 from game.core.events import Event, Refused, TurnUnseen
 from game.core.narrate import describe, tell
@@ -42,7 +43,9 @@ class Replay:
 
     def __init__(self, setup: BattleSetup, seed: int, commands: Sequence[Command], *,
                  digest: str | None = None,
-                 rules_for: Callable[[Any], Any] | None = None) -> None:
+                 rules_for: Callable[[Any], Any] | None = None,
+                 table: tuple[str, ...] = (), opening_rolls: tuple[int, ...] = (),
+                 asking: tuple[str, ...] = ()) -> None:
         """Replay every command once to check the log, keeping each step's events; raises
         ReplayError when a command is refused or the end is not the `digest` it should be."""
         if rules_for is None:
@@ -52,6 +55,8 @@ class Replay:
         self.seed = seed
         self.commands: tuple[Command, ...] = tuple(commands)
         self._rules_for = rules_for
+        self.table, self.opening_rolls = tuple(table), tuple(opening_rolls)   # dice typed in
+        self.asking = tuple(asking)
         battle = self._new_battle()
         steps = [Step(0, None, tuple(battle.opening))]
         try:
@@ -59,7 +64,7 @@ class Replay:
                 if battle.session.over:
                     raise ReplayError(f"command {number} of {len(self.commands)} comes after "
                                       "the end of the battle")
-                result = battle.submit(command)
+                result = battle.replay(command)
                 if isinstance(result, Refused):
                     raise ReplayError(f"command {number} of {len(self.commands)} no longer "
                                       f"applies: {result.reason}")
@@ -95,6 +100,9 @@ class Replay:
             if not isinstance(log, list):
                 raise ValueError("its command log is not a list")
             commands = [command_from_dict(entry) for entry in log]
+            table = tuple(str(side) for side in state.get("table", ()))
+            opening = tuple(int(face) for face in state.get("opening_rolls", ()))
+            asking = tuple(str(side) for side in state.get("asking", ()))
         except KeyError as missing:
             raise ReplayError(f"the battle state is damaged: it has no {missing.args[0]!r}") \
                 from None
@@ -102,7 +110,8 @@ class Replay:
             raise ReplayError(f"the battle state is damaged: {why}") from None
         digest = state.get("digest")
         try:
-            return cls(setup, seed, commands, digest=digest if isinstance(digest, str) else None)
+            return cls(setup, seed, commands, digest=digest if isinstance(digest, str) else None,
+                       table=table, opening_rolls=opening, asking=asking)
         except ReplayError:
             raise
         except ContentError as error:
@@ -130,7 +139,11 @@ class Replay:
                 from None
 
     def _new_battle(self) -> Battle:
-        return Battle(self.setup, self.seed, self._rules_for(self.setup.ruleset))
+        try:
+            return Battle(self.setup, self.seed, self._rules_for(self.setup.ruleset),
+                          table=self.table, opening_rolls=self.opening_rolls, asking=self.asking)
+        except (RollNeeded, BadRoll) as why:
+            raise ReplayError(f"its opening rolls do not fit: {why}") from None
 
     # --- moving through it ----------------------------------------------------------------------
 
@@ -153,7 +166,7 @@ class Replay:
         if self.at_end:
             return None
         number = self.position + 1
-        result = self.battle.submit(self.commands[number - 1])
+        result = self.battle.replay(self.commands[number - 1])
         if isinstance(result, Refused):       # the log was checked when the replay was made
             raise ReplayError(f"command {number} no longer applies: {result.reason}")
         self.position = number

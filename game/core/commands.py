@@ -2,12 +2,13 @@
 
 Commands are frozen requests. `Battle.submit` either refuses one with a reason and changes
 nothing, or carries it out and returns the events it caused. They serialise to plain dicts so a
-save can replay them.
+save can replay them. At the table, `rolls` holds the faces typed in for the dice the command
+rolled at the table, in the order they were rolled, so the command log alone replays it.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
 Square = tuple[int, int]
@@ -17,10 +18,15 @@ Square = tuple[int, int]
 class Command:
     kind: ClassVar[str] = ""
     unit: str
+    rolls: tuple[int, ...] = field(default=(), kw_only=True)   # faces typed at the table
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["kind"] = self.kind
+        if self.rolls:
+            data["rolls"] = list(self.rolls)
+        else:
+            del data["rolls"]
         return data
 
 
@@ -177,4 +183,9 @@ def command_from_dict(data: dict[str, Any]) -> Command:
     for key in ("toward", "at"):
         if key in args:
             args[key] = tuple(args[key])
+    if "rolls" in args:
+        rolls = args["rolls"]
+        if not isinstance(rolls, list) or not all(type(r) is int for r in rolls):
+            raise ValueError(f"typed rolls must be a list of whole numbers: {rolls!r}")
+        args["rolls"] = tuple(rolls)
     return cls(**args)

@@ -1,7 +1,12 @@
-"""One seeded random source per battle, with results that tests can force.
+"""One seeded random source per battle, with results that tests can force or players type in.
 
 Every die the engine rolls goes through `Dice.roll`, so a battle replays exactly from its seed,
 and a test can queue the faces it wants (`dice.force(4, 5)`) to reproduce a worked example.
+
+At the table, the dice of some units are rolled by people: a roll names what it is for and who
+rolls it (`roll(10, "attack", by="red-1")`, or the unit set by `with dice.by(uid)`), `at_table`
+says whether that unit's dice are typed in, and such a roll takes the next typed face
+(`dice.typed`) or, when none is left, raises RollNeeded naming the die it wants.
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ import hashlib
 import random
 import re
 from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -41,14 +48,81 @@ def _parse(text: str) -> DiceCode:
     return DiceCode(int(match.group(1)), int(match.group(2)), int(match.group(3) or 0))
 
 
+@dataclass(frozen=True, slots=True)
+class RollRequest:
+    """A die to be rolled at the table: who rolls it, what for, and the faces it can show
+    (`first` to `first + sides - 1`: a d100 read 00 to 99 has first 0)."""
+
+    unit: str
+    what: str
+    sides: int
+    first: int = 1
+
+    @property
+    def last(self) -> int:
+        return self.first + self.sides - 1
+
+    def die(self) -> str:
+        return f"d{self.sides}"
+
+    def refusal(self, value: int) -> str | None:
+        """Why `value` cannot be this die's face, or None if it can."""
+        if self.first <= value <= self.last:
+            return None
+        return f"{value} cannot come up on a {self.die()}: it shows {self.first} to {self.last}"
+
+
+class RollNeeded(Exception):
+    """A roll made at the table found no typed face left. Raised out of the engine: whatever
+    was being carried out must be thrown away (Battle.submit runs it on a copy first)."""
+
+    def __init__(self, request: RollRequest, typed: int) -> None:
+        super().__init__(f"{request.unit}: roll a {request.die()} for {request.what}")
+        self.request = request
+        self.typed = typed        # typed faces used before this roll
+        self.wanted: object = None  # the battle's RollWanted for it, when a battle could not open
+
+
+class BadRoll(ValueError):
+    """A typed face that the die it was used for cannot show."""
+
+    def __init__(self, why: str, request: RollRequest, typed: int) -> None:
+        super().__init__(why)
+        self.why = why
+        self.request = request
+        self.typed = typed        # typed faces used before the bad one
+        self.wanted: object = None  # the battle's RollWanted for it, when a battle could not open
+
+
 class Dice:
-    """Seeded dice. Forced faces, when queued, are used before any random one."""
+    """Seeded dice. Forced faces, when queued, are used before any random one; at the table,
+    typed faces before the generator."""
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
         self._forced: deque[int] = deque()
         self.rolled = 0           # dice rolled so far (forced ones too): undo asks if any were
+        # At the table: given the unit named as rolling (None when no roll site named one), the
+        # unit whose die is typed in, or None when the dice roll it.
+        self.at_table: Callable[[str | None], str | None] | None = None
+        self.typed: deque[int] = deque()
+        self.typed_used = 0
+        self.roller: str | None = None     # who rolls when a roll site does not say
+
+    @contextmanager
+    def by(self, unit: str | None) -> Iterator[Dice]:
+        """The rolls made inside are `unit`'s (unless a roll names another)."""
+        previous, self.roller = self.roller, unit
+        try:
+            yield self
+        finally:
+            self.roller = previous
+
+    def type_in(self, faces: tuple[int, ...] | list[int]) -> None:
+        """Faces typed at the table, for the rolls to come, in order."""
+        self.typed = deque(faces)
+        self.typed_used = 0
 
     def force(self, *faces: int) -> None:
         """Queue faces for the next rolls, in order (for tests and worked examples)."""
@@ -62,14 +136,30 @@ class Dice:
         """A short digest of the generator's state: equal for dice that will roll alike."""
         return hashlib.sha256(repr(self._rng.getstate()).encode()).hexdigest()[:16]
 
-    def roll(self, sides: int) -> int:
+    def roll(self, sides: int, what: str = "roll", by: str | None = None, first: int = 1) -> int:
+        """A face from 1 to `sides`. `what` and `by` name the roll and who makes it; `first` is
+        how a typed face is read (a d100 typed 00 to 99 has first 0)."""
         self.rolled += 1
         if self._forced:
             face = self._forced.popleft()
             if not 1 <= face <= sides:
                 raise ValueError(f"forced face {face} does not fit a d{sides}")
             return face
+        if self.at_table is not None:
+            unit = self.at_table(by if by is not None else self.roller)
+            if unit is not None:
+                return self._typed(RollRequest(unit, what, sides, first))
         return self._rng.randint(1, sides)
 
-    def roll_code(self, code: DiceCode) -> tuple[int, ...]:
-        return tuple(self.roll(code.sides) for _ in range(code.count))
+    def _typed(self, request: RollRequest) -> int:
+        if not self.typed:
+            raise RollNeeded(request, self.typed_used)
+        value = self.typed.popleft()
+        why = request.refusal(value)
+        if why is not None:
+            raise BadRoll(why, request, self.typed_used)
+        self.typed_used += 1
+        return value - request.first + 1
+
+    def roll_code(self, code: DiceCode, what: str = "roll", by: str | None = None) -> tuple[int, ...]:
+        return tuple(self.roll(code.sides, what, by) for _ in range(code.count))

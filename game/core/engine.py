@@ -2,6 +2,12 @@
 
 The app, the computer players and the tests all play through this class. A refused command
 changes nothing: every system checks legality before it changes or rolls anything.
+
+At the table (`table`: the sides whose dice people roll) a command is first carried out on a
+copy of the battle, replayed from its command log, with the faces typed in so far
+(`Command.rolls`). If it needs one more, the copy is thrown away and `submit` returns RollWanted
+naming the die; once the typed faces are enough, the command is carried out here with exactly
+those faces, and the command log holds them for the replay.
 """
 
 from __future__ import annotations
@@ -21,8 +27,8 @@ from game.core import components as c
 from game.core.commands import (GM_COMMANDS, Attack, ChangeStance, ChooseDefense, Command, Declare,
                                 Defend, Draw, EndTurn, Move, Reload, Respond, Revive, SetOverwatch,
                                 Suppress, Throw, command_from_dict)
-from game.core.dice import Dice
-from game.core.events import DefenseAsked, Event, Moved, Refused, StanceChanged
+from game.core.dice import BadRoll, Dice, RollNeeded
+from game.core.events import DefenseAsked, Event, Moved, Refused, RollWanted, StanceChanged
 from game.core.illegal import Illegal
 from game.core import gm
 from game.core.session import Session
@@ -114,15 +120,48 @@ RULESET_ACTIONS: dict[type, str] = {Throw: "grenades", Suppress: "suppressive fi
                                     Revive: "first aid on the battlefield"}
 
 
+def words(what: str) -> str:
+    """What a roll is for, as a prompt says it: "attack_wild" -> "the attack (Wild Die)"."""
+    wild = what.endswith("_wild")
+    text = what.removesuffix("_wild").replace("_", " ")
+    return f"the {text}" + (" (Wild Die)" if wild else "")
+
+
 class Battle:
     """A battle in progress. Close it (or use it as a context manager) to free its world."""
 
-    def __init__(self, setup: BattleSetup, seed: int, rules: Any, *, dice: Dice | None = None) -> None:
+    def __init__(self, setup: BattleSetup, seed: int, rules: Any, *, dice: Dice | None = None,
+                 table: tuple[str, ...] | frozenset[str] = (), opening_rolls: tuple[int, ...] = (),
+                 asking: tuple[str, ...] | frozenset[str] = ()) -> None:
         """`rules` plays the setup's ruleset (game.rulesets makes it from the registry); `dice`
-        lets a test queue forced faces before initiative is rolled."""
+        lets a test queue forced faces before initiative is rolled. `table` names the sides
+        whose dice are typed in; `opening_rolls` are the faces typed for the opening rolls
+        (initiative): without enough, the constructor raises RollNeeded (its `wanted` says
+        which die). The units of the `asking` sides start with their defense set to "ask" where
+        the ruleset has a choice to ask (a table's players choose each time)."""
         self.session = Session(setup, seed, rules, dice)
+        self.table = frozenset(table)
+        self._replaying = False             # from_state: the log's typed faces are taken as they are
         self.commands: list[Command] = []
-        self.opening: list[Event] = self._run(lambda: turns.start_battle(self.session))
+        if self.table:
+            unknown = self.table - set(self.session.sides)
+            if unknown:
+                self.session.close()
+                raise ValueError(f"no such side to play at the table: {', '.join(sorted(unknown))}")
+            self.session.dice.at_table = self._at_table
+            self.session.dice.type_in(opening_rolls)
+        try:
+            self.opening: list[Event] = self._run(lambda: turns.start_battle(self.session))
+        except (RollNeeded, BadRoll) as need:
+            need.wanted = self.wanted(need, tuple(opening_rolls))
+            self.session.close()
+            raise
+        self.opening_rolls = tuple(opening_rolls[:self.session.dice.typed_used])
+        self.asking = frozenset(asking) & set(self.session.sides)
+        if self.asking and "ask" in rules.standing_choices():
+            for uid, unit in self.session.units():
+                if unit.side in self.asking and self.session.has(uid, c.Condition):
+                    self.session.get(uid, c.Condition).standing = "ask"
         self.replayed: list[Event] = []     # after from_state: every event the replay gave
         self._undo: list[_Before] = []      # the undoable commands of the turn so far, last last
         self._no_undo = NOTHING_TO_UNDO     # why the command before them cannot be undone
@@ -154,16 +193,87 @@ class Battle:
             return Refused(f"It is {who}'s turn, not {other}'s.")
         return self._carry(command)
 
-    def _carry(self, command: Command) -> list[Event] | Refused:
-        """Carry out a command that may be given now; keep it for the replay if it took."""
+    def replay(self, command: Command) -> list[Event] | Refused:
+        """Submit a command of a kept log: its typed faces are taken as they are (not tried on
+        a replica first); if they do not fit, it is refused, and the battle should be closed."""
+        self._replaying = True
+        try:
+            return self.submit(command)
+        finally:
+            self._replaying = False
+
+    def _carry(self, command: Command, *, tried: bool = False) -> list[Event] | Refused:
+        """Carry out a command that may be given now; keep it for the replay if it took.
+        `tried`: its typed faces are known to be what it needs (a replay)."""
+        if command.rolls and not self.table:
+            return Refused("Dice are typed in only for sides that play at the table.")
+        if self.table and not (tried or self._replaying):
+            fitted = self._try_at_table(command)
+            if isinstance(fitted, Refused):
+                return fitted
+            command = fitted
+        if self.table:
+            self.session.dice.type_in(command.rolls)
         before, rolled = self._before(command), self.session.dice.rolled
         try:
             events = self._run(lambda: self._dispatch(command))
         except Illegal as why:
             return Refused(str(why))
+        except (RollNeeded, BadRoll) as why:   # only a replay gets here: its log does not fit
+            return Refused(f"its typed rolls do not fit: {why}")
         self.commands.append(command)
         self._note_undo(command, before, events, rolled)
         return events
+
+    # --- at the table -------------------------------------------------------------------------
+
+    def _at_table(self, roller: str | None) -> str | None:
+        """The unit whose die is typed in, if `roller` (or, unnamed, the active unit) plays at
+        the table."""
+        s = self.session
+        unit = roller if roller is not None else s.active
+        if unit is None or unit not in s.entities:
+            return None
+        return unit if s.side_of(unit) in self.table else None
+
+    def _try_at_table(self, command: Command) -> Command | Refused:
+        """The command with just the typed faces it uses, after carrying it out on a copy;
+        RollWanted if it needs another, Refused if it cannot be carried out."""
+        copy_ = self._replica()
+        try:
+            try:
+                copy_.session.dice.type_in(command.rolls)
+                copy_._run(lambda: copy_._dispatch(command))
+            except Illegal as why:
+                return Refused(str(why))
+            except (RollNeeded, BadRoll) as need:
+                return self.wanted(need, command.rolls)
+            used = copy_.session.dice.typed_used
+        finally:
+            copy_.close()
+            self.session.use()
+        return dataclasses.replace(command, rolls=tuple(command.rolls[:used]))
+
+    def _replica(self) -> Battle:
+        """A new battle with this one's setup, seed, table and commands: the same position."""
+        s = self.session
+        other = Battle(s.setup, s.seed, type(s.rules)(s.setup.ruleset), table=self.table,
+                       opening_rolls=self.opening_rolls, asking=self.asking)
+        for command in self.commands:
+            result = other._carry(command, tried=True)
+            assert not isinstance(result, Refused), f"a kept command replays: {result}"
+        return other
+
+    def wanted(self, need: RollNeeded | BadRoll, typed: tuple[int, ...]) -> RollWanted:
+        """The die a RollNeeded or BadRoll asks for, as the table is asked for it."""
+        r = need.request
+        problem = f"{need.why}." if isinstance(need, BadRoll) else ""
+        return RollWanted(f"{self._name(r.unit)}: roll a d{r.sides} for {words(r.what)}",
+                          r.unit, self._name(r.unit), r.what, r.sides, r.first,
+                          tuple(typed[:need.typed]), problem)
+
+    def _name(self, uid: str) -> str:
+        return self.session.get(uid, c.Unit).name if uid in self.session.entities else uid
 
     # --- undo ---------------------------------------------------------------------------------
     # A move or a change of stance that revealed nothing (no enemy seen that was not seen
@@ -340,7 +450,7 @@ class Battle:
     def state(self) -> dict[str, Any]:
         """Everything needed to rebuild this battle exactly: its content, seed and commands."""
         s = self.session
-        return {
+        state = {
             "format": STATE_FORMAT,
             "setup": s.setup.model_dump(mode="json"),
             "seed": s.seed,
@@ -349,6 +459,12 @@ class Battle:
             "summary": {"scenario": s.setup.scenario.name, "ruleset": s.setup.ruleset.id,
                         "round": s.round, "active": s.active, "over": s.over},
         }
+        if self.table:
+            state["table"] = sorted(self.table)
+            state["opening_rolls"] = list(self.opening_rolls)
+        if self.asking:
+            state["asking"] = sorted(self.asking)
+        return state
 
     @classmethod
     def from_state(cls, state: dict[str, Any], rules_for: Callable[[RulesetSpec], Any]) -> Battle:
@@ -360,12 +476,19 @@ class Battle:
             setup = BattleSetup.model_validate(state["setup"])
             seed = int(state["seed"])
             commands = [command_from_dict(d) for d in state["commands"]]
+            table = tuple(str(side) for side in state.get("table", ()))
+            opening = tuple(int(face) for face in state.get("opening_rolls", ()))
+            asking = tuple(str(side) for side in state.get("asking", ()))
         except (KeyError, TypeError, ValueError) as why:
             raise ValueError(f"the battle state is damaged: {why}") from None
-        battle = cls(setup, seed, rules_for(setup.ruleset))
+        try:
+            battle = cls(setup, seed, rules_for(setup.ruleset), table=table, opening_rolls=opening,
+                         asking=asking)
+        except (RollNeeded, BadRoll) as why:
+            raise ValueError(f"the battle's opening rolls do not fit: {why}") from None
         replayed = list(battle.opening)
         for number, command in enumerate(commands, 1):
-            result = battle.submit(command)
+            result = battle.replay(command)
             if isinstance(result, Refused):
                 battle.close()
                 raise ValueError(f"command {number} no longer applies: {result.reason}")

@@ -466,3 +466,27 @@ class Refused:
 
     def __bool__(self) -> bool:
         return False
+
+
+@dataclass(frozen=True, slots=True)
+class RollWanted(Refused):
+    """At the table: the command needs a die rolled by a person. Nothing changed; give the
+    command again with the faces typed so far (`typed`) and this one (`Command.rolls`). With a
+    `problem`, the face typed after `typed` did not fit this die, and was not taken."""
+
+    unit: str = ""            # who rolls
+    name: str = ""            # their display name
+    what: str = ""            # what the roll is for ("attack", "defense", "attack_wild", ...)
+    sides: int = 0
+    first: int = 1            # the lowest face as read (a d100 read 00 to 99: 0)
+    typed: tuple[int, ...] = ()
+    problem: str = ""         # why the face typed after `typed` was refused, if it was
+
+    @property
+    def last(self) -> int:
+        return self.first + self.sides - 1
+
+    def refusal(self, value: int) -> str | None:
+        """Why `value` cannot be this die's face, or None if it can."""
+        from game.core.dice import RollRequest
+        return RollRequest(self.unit, self.what, self.sides, self.first).refusal(value)

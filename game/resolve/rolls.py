@@ -61,7 +61,7 @@ class NamedDice(Dice):
         self.current = "roll"
         self.following: list[str] = []
 
-    def roll(self, sides: int) -> int:
+    def roll(self, sides: int, what: str = "roll", by: str | None = None, first: int = 1) -> int:
         name = self.current
         if self.following:
             self.current = self.following.pop(0)

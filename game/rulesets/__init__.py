@@ -66,9 +66,13 @@ def find_ruleset(spec: RulesetSpec) -> Ruleset:
     return cls(spec)
 
 
-def new_battle(setup: BattleSetup, seed: int, *, dice: Dice | None = None) -> Battle:
-    """A battle of `setup`, played under the ruleset its ruleset file names."""
-    return Battle(setup, seed, find_ruleset(setup.ruleset), dice=dice)
+def new_battle(setup: BattleSetup, seed: int, *, dice: Dice | None = None,
+               table: tuple[str, ...] = (), opening_rolls: tuple[int, ...] = (),
+               asking: tuple[str, ...] = ()) -> Battle:
+    """A battle of `setup`, played under the ruleset its ruleset file names; `table` names the
+    sides whose dice are typed in (see Battle)."""
+    return Battle(setup, seed, find_ruleset(setup.ruleset), dice=dice, table=table,
+                  opening_rolls=opening_rolls, asking=asking)
 
 
 def load_battle(state: dict[str, Any]) -> Battle:

@@ -104,15 +104,26 @@ class SkirmishApp(App):
 
     async def begin_battle(self, setup: Any, seed: int, seats: dict[str, Seat]) -> None:
         """Build a battle from the New battle form; a problem is shown, never raised."""
+        from game.core.dice import BadRoll, RollNeeded
         from game.rulesets import new_battle
         from game.ui import players
-        from game.ui.match import Match
+        from game.ui.match import Match, table_sides
+        from game.ui.screens.roll_prompt import RollPrompt
         await players.settle()
-        try:
-            battle = new_battle(setup, seed)
-        except Exception as error:              # content that validates but cannot be played
-            self._tell("This battle cannot start", str(error) or type(error).__name__)
-            return
+        opening: tuple[int, ...] = ()
+        while True:
+            try:
+                battle = new_battle(setup, seed, table=table_sides(seats), opening_rolls=opening,
+                                    asking=tuple(side for side in table_sides(seats) if seats[side].human))
+                break
+            except (RollNeeded, BadRoll) as need:   # initiative rolled at the table
+                faces = await self.push_screen_wait(RollPrompt(need.wanted))
+                if faces is None:
+                    return                      # back to the form
+                opening = (*need.wanted.typed, *faces)
+            except Exception as error:          # content that validates but cannot be played
+                self._tell("This battle cannot start", str(error) or type(error).__name__)
+                return
         await self.start_match(Match(battle, seats))
 
     async def start_match(self, match: Match) -> None:

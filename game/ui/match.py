@@ -31,6 +31,16 @@ class Seat:
     human: bool
     name: str                   # the player's name, or the computer level's
     level: str | None = None    # computer level (a name from game.ai.PLAYERS)
+    rolls: str = "app"          # "table": its dice are rolled by people and typed in
+
+    @property
+    def at_table(self) -> bool:
+        return self.rolls == "table"
+
+
+def table_sides(seats: dict[str, Seat]) -> tuple[str, ...]:
+    """The sides whose dice are typed in, for Battle's `table`."""
+    return tuple(side for side, seat in seats.items() if seat.at_table)
 
 
 class Match:
@@ -65,6 +75,18 @@ class Match:
     @property
     def humans(self) -> list[str]:
         return [side for side in self.sides if self.seats[side].human]
+
+    @property
+    def hot_seat(self) -> bool:
+        """People take the keyboard in turn: each side a person plays away from the table, and
+        the table (its sides all played at one screen, by its game master) as one."""
+        apart = [side for side in self.humans if not self.seats[side].at_table]
+        return len(apart) + any(self.seats[side].at_table for side in self.humans) > 1
+
+    def at_one_table(self, side: str | None, other: str | None) -> bool:
+        """Both sides are played by people at the table: no handoff between them."""
+        return (side is not None and other is not None and self.is_human(side)
+                and self.is_human(other) and self.seats[side].at_table and self.seats[other].at_table)
 
     @property
     def active_uid(self) -> str | None:
@@ -209,7 +231,8 @@ class Match:
             data = saved.get(side) if isinstance(saved, dict) else None
             try:
                 seats[side] = Seat(side=side, human=bool(data["human"]), name=str(data["name"]),
-                                   level=data.get("level"))
+                                   level=data.get("level"),
+                                   rolls="table" if side in battle.table else "app")
             except (TypeError, KeyError, AttributeError):
                 seats[side] = Seat(side, True, f"Player {index + 1}")
             problem = name_problem(seats[side].name)

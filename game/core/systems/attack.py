@@ -136,4 +136,5 @@ def spend(session: Session, uid: str, cost: int) -> None:
 
 def carry_out(session: Session, plan: AttackPlan, *, reaction: bool = False) -> AttackResolved:
     """Roll the attack and apply its hits. AP are spent by the caller."""
-    return session.rules.strike(session, plan, reaction)
+    with session.dice.by(plan.attacker):      # at the table: the attacker's rolls
+        return session.rules.strike(session, plan, reaction)

@@ -44,7 +44,8 @@ def roll_initiative(session: Session) -> None:
     for index, (uid, unit) in enumerate(session.units()):
         if not session.is_up(uid) or session.has(uid, c.Left):
             continue                    # rolled again each round (OpenD6): the fallen do not roll
-        check, ties = session.rules.initiative(session, uid)
+        with session.dice.by(uid):
+            check, ties = session.rules.initiative(session, uid)
         ambusher = unit.side in ambushers
         session.emit(InitiativeRolled(uid, check, ambusher))
         keyed.append(((0 if ambusher else 1), -check.total, tuple(-t for t in ties), index, uid))

@@ -359,7 +359,8 @@ class D20Grid(GridRules):
         weapon = self.weapon_for(session, plan)
         attacker, defender = self.fighter(session, uid), self.fighter(session, target)
         sit, why_not = self.situation(session, plan, weapon, defender)
-        out = self.core.attack(attacker, defender, weapon, sit, roller_from(session.dice))
+        out = self.core.attack(attacker, defender, weapon, sit,
+                               roller_from(session.dice, defender=target))
         gm.spend(session, uid)
         ammo = self.spend_ammo(session, plan)
         self.record(session, plan, out.hit)

@@ -72,7 +72,7 @@ def begin_turn(self: D20Grid, session: Session, uid: str) -> str | None:
     self._free_used.pop(uid, None)                    # a new turn, a new Free Action
     if why is not None:
         return why
-    roll = roller_from(session.dice)
+    roll = roller_from(session.dice, by=uid)
     table = self.core.p.statuses
     for name in sorted(cond.statuses):
         status = table.get(name)
@@ -121,7 +121,7 @@ def count_down(self: D20Grid, session: Session, uid: str) -> None:
     lifts the stun), every status has one turn fewer, and those at none end."""
     cond = session.get(uid, c.Condition)
     table = self.core.p.statuses
-    roll = roller_from(session.dice)
+    roll = roller_from(session.dice, by=uid)
     for name in sorted(cond.statuses):
         turns = cond.statuses[name]
         if turns <= 0:

@@ -38,9 +38,20 @@ def range_words(band: str) -> str:
 Defense = Literal["fray", "melee", "none"]
 
 
-def roller_from(dice: Dice) -> Roll:
-    """A Roll that draws from the battle's seeded dice (forced faces included)."""
-    return lambda name, low, high: dice.roll(high - low + 1) + low - 1
+# The rolls the defender makes in an attack (the rest are the attacker's).
+DEFENDER_ROLLS = frozenset({"defense", "defense_wild", "knockdown", "willpower", "reaction",
+                            "retaliation", "armor", "awareness"})
+
+
+def roller_from(dice: Dice, *, by: str | None = None, defender: str | None = None) -> Roll:
+    """A Roll that draws from the battle's seeded dice (forced and typed faces included). At
+    the table each roll is made by `by` (default: the unit the dice say), the defender's rolls
+    by `defender`, and a name like "initiative:red-1" by the unit after the colon."""
+    def roll(name: str, low: int, high: int) -> int:
+        what, _, unit = name.partition(":")
+        roller = unit or (defender if defender is not None and what in DEFENDER_ROLLS else by)
+        return dice.roll(high - low + 1, what, roller, low) + low - 1
+    return roll
 
 
 def half_up(value: int, divisor: int) -> int:

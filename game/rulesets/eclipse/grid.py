@@ -142,7 +142,8 @@ class EclipseGrid(GridRules):
         weapon = self.weapon(plan.weapon)
         attacker, defender = self.fighter(session, uid), self.fighter(session, target)
         sit = self.situation(session, plan, weapon, reaction)
-        out = self.core.attack(attacker, defender, weapon, sit, roller_from(session.dice))
+        out = self.core.attack(attacker, defender, weapon, sit,
+                               roller_from(session.dice, defender=target))
         gm.spend(session, uid)
         ammo = self.spend_ammo(session, plan)
         self.record(session, plan, out.hit)

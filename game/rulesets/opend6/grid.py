@@ -242,7 +242,8 @@ class OpenD6Grid(GridRules):
         weapon, profile = self.weapon(plan.weapon)
         attacker, defender = self.fighter(session, uid), self.fighter(session, target)
         sit, note = self.situation(session, plan, profile, reaction)
-        out = self.core.attack(attacker, defender, weapon, sit, roller_from(session.dice))
+        out = self.core.attack(attacker, defender, weapon, sit,
+                               roller_from(session.dice, defender=target))
         gm.spend(session, uid)
         ammo = self.spend_ammo(session, plan)
         self.record(session, plan, out.hit)
@@ -369,7 +370,7 @@ class OpenD6Grid(GridRules):
         skill_kind = "dodge" if kind == "full" else kind
         sit = Situation(defense=cast(DefenseChoice, skill_kind), defense_actions=self.declared(session, uid))
         code = self.core.defense_code(self.fighter(session, uid), sit)
-        return self.core.roll_code("defense", code, roller_from(session.dice))
+        return self.core.roll_code("defense", code, roller_from(session.dice, by=uid))
 
     def guard_for(self, session: Session, uid: str, kind: str) -> c.Guard:
         rolled = self.defense_roll(session, uid, kind)

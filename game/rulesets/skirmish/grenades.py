@@ -93,7 +93,7 @@ def scatter_throw(rules: SkirmishRules, grid: Grid, dice: Dice, origin: Square, 
     """Where a missed throw lands: d10 for the direction (1 = long), the miss for the distance.
     (landed, direction roll, squares scattered)."""
     p = rules.p.grenade
-    roll = dice.roll(p.scatter_die)
+    roll = dice.roll(p.scatter_die, "scatter")
     far = min(missed_by, scatter_cap(distance, p.scatter_cap_fraction))
     return scattered_to(grid, origin, target, roll, far, p.scatter_die), roll, far
 
@@ -253,7 +253,7 @@ def explode(session: Session, uid: str, grenade_id: str, at: Square) -> None:
     grenade = session.weapons[grenade_id]
     drop = session.rules.p.grenade.ring_dice_drop
     code = DiceCode.parse(grenade.damage)
-    rolls = session.dice.roll_code(code)
+    rolls = session.dice.roll_code(code, "blast damage")
     radius = blast_radius(code, drop)
     session.emit(Exploded(at, grenade_id, rolls, grenade.damage_type, radius), at)
     victims = []

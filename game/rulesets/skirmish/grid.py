@@ -124,7 +124,8 @@ class SkirmishGrid(SkirmishRules):
         attack = self.attack_check(session.combatant(uid), sit, session.dice)
         gm.spend(session, uid)
         if session.is_up(target):
-            defense = self.defense_check(session.combatant(target), sit, session.dice)
+            with session.dice.by(target):
+                defense = self.defense_check(session.combatant(target), sit, session.dice)
         else:
             defense = Check.of("defense", (), [("helpless", 0)])
         hits = self.hit_count(attack.total, defense.total, plan.weapon.spread, plan.rof)

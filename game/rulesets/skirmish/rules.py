@@ -77,10 +77,10 @@ class SkirmishRules(Ruleset):
             mods.append((attribute, attr_value))
         mods += extra or []
         mods.append(("morale", who.morale_modifier))
-        return Check.of(name, (dice.roll(self.p.die),), mods)
+        return Check.of(name, (dice.roll(self.p.die, name),), mods)
 
     def initiative_check(self, who: Combatant, dice: Dice) -> Check:
-        return Check.of("initiative", (dice.roll(self.p.die),), [("agility", who.attributes.get("agility", 0))])
+        return Check.of("initiative", (dice.roll(self.p.die, "initiative"),), [("agility", who.attributes.get("agility", 0))])
 
     def attack_modifiers(self, sit: AttackSituation) -> list[tuple[str, int]]:
         mods = [("accuracy", sit.weapon.accuracy)]
@@ -147,7 +147,7 @@ class SkirmishRules(Ruleset):
     def damage(self, code: str, damage_type: str, location: str, resist: dict[str, int],
                dice: Dice, bonus: int = 0) -> DamageRoll:
         dc = DiceCode.parse(code)
-        rolls = dice.roll_code(dc)
+        rolls = dice.roll_code(dc, "damage")
         multiplier = self.p.hit_locations[location].damage_multiplier if location in self.p.hit_locations else 1.0
         rolled = self.rolled_damage(sum(rolls) + dc.bonus + bonus, multiplier)
         resisted = min(rolled, resist.get(damage_type, 0))

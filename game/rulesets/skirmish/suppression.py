@@ -182,8 +182,9 @@ def pin(session: Session, uid: str, target: str, attack: Check, weapon_id: str) 
     there, here = session.position(target), session.position(uid)
     assert there is not None and here is not None, "both stand on the map"
     cover = session.grid.cover_against(there, here)
-    dodge, hit = dodge_fire(rules_of(session), session.combatant(target), attack.total, cover,
-                            session.dice)
+    with session.dice.by(target):
+        dodge, hit = dodge_fire(rules_of(session), session.combatant(target), attack.total, cover,
+                                session.dice)
     square = session.position(target)
     session.emit(SuppressionDodged(target, uid, dodge, hit), square,
                  to=(session.side_of(uid), session.side_of(target)))
@@ -218,7 +219,8 @@ def try_break(session: Session, uid: str) -> None:
         session.remove(uid, c.Suppressed)
     elif dodge is not None:
         weapon = session.weapons[pinned.weapon]
-        roll = fire_damage(rules_of(session), weapon, session.get(uid, c.Armor).resist,
-                           session.dice)
+        with session.dice.by(pinned.by):        # the suppressor's fire
+            roll = fire_damage(rules_of(session), weapon, session.get(uid, c.Armor).resist,
+                               session.dice)
         apply_damage(session, uid, pinned.by, roll, weapon.damage_type)
 

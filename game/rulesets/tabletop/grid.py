@@ -425,7 +425,7 @@ class GridRules(BlockRules):
         attributes = session.get(uid, c.Stats).attributes
         score = sum(attributes.get(a, 0) for a in spec.attributes) // spec.divisor
         label = "+".join(spec.attributes) + (f" / {spec.divisor}" if spec.divisor > 1 else "")
-        check = Check.of("initiative", (session.dice.roll(spec.die),), [(label, score)])
+        check = Check.of("initiative", (session.dice.roll(spec.die, "initiative"),), [(label, score)])
         return check, (score,)
 
     def range_meters(self, session: Session, plan: AttackPlan) -> float:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 
 from game.core import events as ev
-from game.core.commands import EndTurn, Respond
+from game.core.commands import Command, EndTurn, Respond
 from game.core.events import Event, Refused
 from game.saves import SaveError, write_autosave
 from game.ui import players
@@ -24,6 +24,7 @@ from game.ui.scene import with_unit_at
 from game.ui.screens.game_over import GameOver
 from game.ui.screens.handoff import Handoff, Summary, summary_lines
 from game.ui.screens.log import FullLog
+from game.ui.screens.roll_prompt import TAKEN_BACK, submit_at_table
 
 if TYPE_CHECKING:
     from game.ui.screens.battle import BattleScreen
@@ -43,7 +44,7 @@ class TurnFlow:
         self.next_viewer: str | None = None
         self.skip_event = asyncio.Event()
         self.ended = False
-        self.handoff_due = len(self.match.humans) > 1     # hot-seat opens with a handoff
+        self.handoff_due = self.match.hot_seat     # hot-seat opens with a handoff
         self.started = False
         self.last_active: str | None = None
         self.flash_seconds = FLASH_SECONDS
@@ -85,11 +86,13 @@ class TurnFlow:
         if side is None:
             return
         if not match.is_human(side):
-            if len(match.humans) > 1 and self.cover is None:
+            if match.hot_seat and self.cover is None:
                 self.hide_board(Handoff(f"{match.name(side)} (computer) is playing…", waiting=True))
             self.computer_turn()
             return
-        if self.cover is not None or (len(match.humans) > 1
+        if self.cover is None and side != screen.viewer and match.at_one_table(side, screen.viewer):
+            screen.viewer = side                # the table's next side: no one looks away
+        if self.cover is not None or (match.hot_seat
                                       and (side != screen.viewer or self.handoff_due)):
             self.hand_to(side)
             return
@@ -186,7 +189,9 @@ class TurnFlow:
             command = await self._think(uid) if count <= MAX_COMMANDS_PER_TURN else EndTurn(uid)
             if not self.screen.alive() or match.active_uid != uid:
                 return
-            result = match.submit(command)
+            result = await self._submit(command)
+            if result == Refused(TAKEN_BACK):
+                result = await self._submit(EndTurn(uid))    # the table would not roll: turn over
             if isinstance(result, Refused):
                 self.screen.say(f"(The computer tried something not allowed: {result.reason})")
                 result = match.submit(EndTurn(uid))
@@ -198,6 +203,12 @@ class TurnFlow:
             if match.battle.pending is not None:
                 await self._defense_from_a_person()
             await self.pause()
+
+    async def _submit(self, command: Command) -> list[Event] | Refused:
+        """Submit a command; at the table, ask for the dice it rolls there."""
+        if not self.match.battle.table:
+            return self.match.submit(command)
+        return await submit_at_table(self.screen.app, self.match.submit, command)
 
     async def _think(self, uid: str):
         """The computer player's next command; a broken player ends the unit's turn."""
@@ -218,7 +229,9 @@ class TurnFlow:
             prompt = self.screen.orders.defense_prompt()
             answer = await self.screen.app.push_screen_wait(prompt)
         choice = answer.split("-", 1)[1] if answer else choices[0]
-        result = match.submit(Respond(defender, choice))
+        result = await self._submit(Respond(defender, choice))
+        while result == Refused(TAKEN_BACK) and self.screen.alive():   # the attack waits on it
+            result = await self._submit(Respond(defender, choice))
         if not isinstance(result, Refused):
             self.screen.write_log(result)
             await self.replay(result)

@@ -1,5 +1,9 @@
 """Setting up a battle: scenario, ruleset, who plays each side, and the seed.
 
+A side is played by a person, by the computer, or at the table (a person gives its orders and
+its dice are rolled by hand and typed in). A computer side's dice are rolled by the app, or, if
+the game master says so, asked of the table like the others.
+
 Choices are radio sets and buttons rather than drop-down Selects: they work the same with keys
 and mouse and show every option at once.
 """
@@ -27,7 +31,8 @@ from game.ui.widgets.choices import Choices, Radio
 from game.ui.widgets.problem import Problem
 
 MAX_SIDES = 4
-KIND_LABELS = {"human": "Person", "computer": "Computer"}
+KIND_LABELS = {"human": "Person", "computer": "Computer", "table": "At the table"}
+ROLLS_LABELS = {"app": "App rolls", "table": "Asks rolls"}
 
 
 class Column(VerticalScroll, can_focus=False):
@@ -50,6 +55,7 @@ class NewBattle(GameScreen):
                                key=lambda r: r.id)
         self.sides: list[tuple[str, str]] = []        # (side id, side name) of the shown rows
         self.kinds = ["human"] * MAX_SIDES
+        self.npc_rolls = ["app"] * MAX_SIDES      # a computer side: who rolls its dice
         self.rows_for: str | None = None
         self.ruleset_choice: str | None = None
 
@@ -88,12 +94,15 @@ class NewBattle(GameScreen):
                             yield Radio(name, value=name == strongest, id=f"level-{name}")
                 else:
                     yield Problem("No computer players are installed: people play every side.")
-                yield Label("Sides (Enter switches Person/Computer)")
+                yield Label("Sides (Enter: Person / Computer / At the table)")
                 with Vertical(id="side-rows"):
                     for index in range(MAX_SIDES):     # shown as the scenario needs; never rebuilt
                         with Horizontal(classes="side-row", id=f"row-{index}"):
                             yield Static("", classes="side-name", id=f"side-{index}", markup=False)
                             yield Button("Person", id=f"kind-{index}", classes="side-kind")
+                            yield Button(ROLLS_LABELS["app"], id=f"rolls-{index}", classes="side-rolls",
+                                         tooltip="Who rolls this computer side's dice: the app, "
+                                                 "or the table (every roll asked for)")
                             yield Input(f"Player {index + 1}", id=f"name-{index}", max_length=24,
                                         classes="side-player")
                 with Horizontal(classes="dialog-buttons"):
@@ -159,9 +168,15 @@ class NewBattle(GameScreen):
             self.action_start()
         elif ident == "back":
             self.action_back()
-        elif ident.startswith("kind-") and self.levels:
+        elif ident.startswith("kind-"):
             index = int(ident.removeprefix("kind-"))
-            self._set_kind(index, "computer" if self.kinds[index] == "human" else "human")
+            cycle = ["human", "computer", "table"] if self.levels else ["human", "table"]
+            kind = self.kinds[index]
+            self._set_kind(index, cycle[(cycle.index(kind) + 1) % len(cycle)] if kind in cycle else "human")
+        elif ident.startswith("rolls-"):
+            index = int(ident.removeprefix("rolls-"))
+            self.npc_rolls[index] = "app" if self.npc_rolls[index] == "table" else "table"
+            event.button.label = ROLLS_LABELS[self.npc_rolls[index]]
 
     def _mod(self, scenario_id: str) -> str:
         """' (mod)' after a scenario a mod (--content) brought, none after a bundled one."""
@@ -210,6 +225,7 @@ class NewBattle(GameScreen):
     def _set_kind(self, index: int, kind: str, name: str | None = None) -> None:
         self.kinds[index] = kind
         self.query_one(f"#kind-{index}", Button).label = KIND_LABELS[kind]
+        self.query_one(f"#rolls-{index}", Button).display = kind == "computer"
         if name is not None:
             self.query_one(f"#name-{index}", Input).value = name
 
@@ -254,16 +270,18 @@ class NewBattle(GameScreen):
         level = self._chosen("level") if self.levels else None
         seats = {}
         for index, ident in enumerate(ids):
-            human = self.kinds[index] == "human" or level is None
+            human = self.kinds[index] != "computer" or level is None
             name = self.query_one(f"#name-{index}", Input).value.strip() or f"Player {index + 1}"
             problem = name_problem(name)
             if human and problem:
                 self._say(f"The name of the player of {self.sides[index][1]}: {problem}.")
                 return None
+            rolls = "table" if self.kinds[index] == "table" else (
+                self.npc_rolls[index] if not human else "app")
             seats[ident] = Seat(ident, human, name if human else f"Computer ({level})",
-                                None if human else level)
+                                None if human else level, rolls)
         if not any(seat.human for seat in seats.values()):
-            self._say("At least one side must be played by a person.")
+            self._say("At least one side must be played by a person or at the table.")
             return None
         return seats
 

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING
 
 from game.core.commands import (Attack, ChooseDefense, Command, Declare, Defend, Draw, Move,
                                 Respond, Revive, Suppress, Throw)
-from game.core.events import Refused
+from game.core.events import Event, Refused
 from game.core.queries import action_costs, revive_cost, revive_odds, unit_info
 from game.core.ruleset import ThrowOdds
 from game.ui.area import AreaAim, area_odds, friends_caught, pct
 from game.ui.picture import revive_target
 from game.ui.screens.dialogs import Choice
+from game.ui.screens.roll_prompt import TAKEN_BACK, submit_at_table
 
 if TYPE_CHECKING:
     from game.ui.screens.battle import BattleScreen
@@ -193,7 +194,18 @@ class Orders:
         screen = self.screen
         if not screen.my_turn():
             return
-        result = self.match.submit(command)
+        if self.match.battle.table:       # dice rolled at the table: asked for in a worker
+            screen.run_worker(self._play_at_table(command), exclusive=True, group="table")
+            return
+        self._played(self.match.submit(command))
+
+    async def _play_at_table(self, command: Command) -> None:
+        self._played(await submit_at_table(self.screen.app, self.match.submit, command))
+
+    def _played(self, result: list[Event] | Refused) -> None:
+        screen = self.screen
+        if not screen.alive():
+            return
         if isinstance(result, Refused):
             screen.notify(result.reason, title="Not possible", severity="warning", timeout=4,
                           markup=False)
@@ -221,7 +233,22 @@ class Orders:
         if pending is None or not self.screen.alive():
             return
         choice = answer.split("-", 1)[1] if answer else pending[2][0]     # Escape: the first
-        result = self.match.submit(Respond(pending[0], choice))
+        if self.match.battle.table:
+            self.screen.run_worker(self._respond_at_table(Respond(pending[0], choice)),
+                                   exclusive=True, group="table")
+            return
+        self._responded(self.match.submit(Respond(pending[0], choice)))
+
+    async def _respond_at_table(self, command: Respond) -> None:
+        result = await submit_at_table(self.screen.app, self.match.submit, command)
+        if self.screen.alive() and result == Refused(TAKEN_BACK):
+            self.screen.app.push_screen(self.defense_prompt(), callback=self.after_defense)
+            return                        # the attack still waits: choose again
+        self._responded(result)
+
+    def _responded(self, result: list[Event] | Refused) -> None:
+        if not self.screen.alive():
+            return
         if not isinstance(result, Refused):
             self.screen.flow.took_effect(result)
         self.screen.flow.next_turn()
