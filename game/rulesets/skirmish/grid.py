@@ -15,10 +15,10 @@ from game.core.dice import DiceCode
 from game.core.events import Aimed, AttackResolved, Check
 from game.core.ruleset import SuppressOdds, ThrowOdds
 from game.core.session import Session
-from game.core.systems.attack import AttackPlan, situation
+from game.core.systems.attack import AttackPlan, carry_out, situation
 from game.core.systems.health import apply_damage
 from game.rulesets.skirmish import calculator as calculator_side
-from game.rulesets.skirmish import first_aid, grenades, suppression
+from game.rulesets.skirmish import first_aid, grenades, riposte, suppression
 from game.rulesets.skirmish.rules import SkirmishRules
 
 Square = tuple[int, int]
@@ -115,11 +115,17 @@ class SkirmishGrid(SkirmishRules):
             roll = self.damage(plan.weapon.damage, plan.weapon.damage_type, plan.location, resist,
                                session.dice, bonus)
             apply_damage(session, target, uid, roll, plan.weapon.damage_type)
+        if (not hits and not reaction and session.is_up(uid)
+                and riposte.can_riposte(self, session, uid, target, plan.weapon)):
+            carry_out(session, riposte.plan(self, session, target, uid), reaction=True)
         return event
 
     def preview(self, session: Session, plan: AttackPlan) -> dict[str, Any]:
         """Every modifier itemised, the hit distribution enumerated over both dice."""
-        sit = situation(session, plan)
+        return self._preview(session, plan, reaction=False)
+
+    def _preview(self, session: Session, plan: AttackPlan, *, reaction: bool) -> dict[str, Any]:
+        sit = situation(session, plan, reaction=reaction)
         uid, target = plan.attacker, plan.target
         me, them = session.combatant(uid), session.combatant(target)
         att_attr = self.p.skill_attributes.get(plan.weapon.skill)
@@ -144,8 +150,26 @@ class SkirmishGrid(SkirmishRules):
         per_hit = self.expected_damage_per_hit(plan.weapon.damage, plan.weapon.damage_type, plan.location,
                                                session.get(target, c.Armor).resist, bonus)
         expected = sum(k * p for k, p in enumerate(hits)) * per_hit
-        return {"aim": plan.aim_level,
+        how = self._riposte_note(session, plan, hits[0]) if session.is_up(target) and not reaction else ""
+        return {"aim": plan.aim_level, "how": how,
                 "attack_modifiers": tuple((k, v) for k, v in attack_mods if v),
                 "defense_modifiers": tuple((k, v) for k, v in defense_mods if v),
                 "hit_chance": 1.0 - hits[0], "hits": tuple(hits), "damage_per_hit": per_hit,
                 "expected_damage": expected}
+
+    def riposte_odds(self, session: Session, plan: AttackPlan) -> tuple[float, float] | None:
+        """(chance the riposte hits once the attack has missed, expected damage it deals then),
+        or None when a miss would not be answered."""
+        uid, target = plan.attacker, plan.target
+        if not riposte.can_riposte(self, session, uid, target, plan.weapon):
+            return None
+        back = riposte.plan(self, session, target, uid)
+        odds = self._preview(session, back, reaction=True)
+        return odds["hit_chance"], odds["expected_damage"]
+
+    def _riposte_note(self, session: Session, plan: AttackPlan, miss: float) -> str:
+        answer = self.riposte_odds(session, plan)
+        if answer is None:
+            return ""
+        return (f"Riposte on a miss ({miss * 100:.1f}%):\n"
+                f"hit back {answer[0] * 100:.1f}%, {answer[1]:.1f} dmg")

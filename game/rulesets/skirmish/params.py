@@ -48,6 +48,11 @@ class Overwatch(_P):
     cost_fraction: float = Field(gt=0, lt=1)
 
 
+class Riposte(_P):
+    against: list[Literal["melee", "unarmed", "firearm"]]
+    reach: int = Field(ge=1)
+
+
 class Suppression(_P):
     diameter_by_rank: dict[int, int]
 
@@ -86,6 +91,7 @@ class SkirmishParams(_P):
     melee_defense_with_skill: bool
     hits: Literal["margin_over_spread"]
     overwatch: Overwatch
+    riposte: Riposte
     suppression: Suppression
     grenade: Grenade
     square_meters: float = Field(gt=0)
