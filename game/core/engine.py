@@ -18,7 +18,7 @@ import esper
 
 from game.content.schema import BattleSetup, RulesetSpec
 from game.core import components as c
-from game.core.commands import (Attack, ChangeStance, ChooseDefense, Command, Declare, Defend, Draw,
+from game.core.commands import (Attack, ChangeStance, ChooseDefense, Command, Declare, Defend, Draw, Lean,
                                 EndTurn, Move, Reload, Respond, Revive, SetOverwatch, Suppress,
                                 Throw, command_from_dict)
 from game.core.dice import Dice
@@ -109,7 +109,7 @@ class _Before:
 
 # Commands only some rulesets have (their `actions()`), and what a refusal calls them.
 RULESET_ACTIONS: dict[type, str] = {Throw: "grenades", Suppress: "suppressive fire",
-                                    Revive: "first aid on the battlefield"}
+                                    Revive: "first aid on the battlefield", Lean: "leaning out from cover"}
 
 
 class Battle:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from game.core import components as c
-from game.core.commands import Revive, Suppress, Throw
+from game.core.commands import Lean, Revive, Suppress, Throw
 from game.core.dice import DiceCode
 from game.core.events import Aimed, AttackResolved, Check
 from game.core.ruleset import SuppressOdds, ThrowOdds
@@ -18,19 +18,20 @@ from game.core.session import Session
 from game.core.systems.attack import AttackPlan, carry_out, situation
 from game.core.systems.health import apply_damage
 from game.rulesets.skirmish import calculator as calculator_side
-from game.rulesets.skirmish import first_aid, grenades, riposte, suppression
+from game.rulesets.skirmish import cover, first_aid, grenades, riposte, suppression
 from game.rulesets.skirmish.rules import SkirmishRules
 
 Square = tuple[int, int]
 ACTIONS: dict[type, Callable[[Session, Any], None]] = {
-    Throw: grenades.throw, Suppress: suppression.suppress, Revive: first_aid.revive}
+    Throw: grenades.throw, Suppress: suppression.suppress, Revive: first_aid.revive, Lean: cover.lean}
 
 
 class SkirmishGrid(SkirmishRules):
     calculator: ClassVar[Any] = calculator_side
     # "opposed_checks": attacks are d10 + skill against d10 + Dodge, hits by the margin over the
     # weapon's spread, so the computer player's enumerated odds (game/ai/odds.py) apply.
-    supports = frozenset({"aim", "grenades", "suppression", "first_aid", "opposed_checks"})
+    supports = frozenset({"aim", "grenades", "suppression", "first_aid", "opposed_checks", "lean"})
+    screens = True
 
     def actions(self) -> dict[type, Callable[[Session, Any], None]]:
         return ACTIONS
@@ -40,7 +41,25 @@ class SkirmishGrid(SkirmishRules):
         thrown = [session.weapons[g] for g, n in loadout.grenades.items() if n > 0 and g in session.weapons]
         return {"suppress": session.get(uid, c.ActionPoints).per_turn,
                 "throw": thrown[0].modes[0].ap if thrown and thrown[0].modes else None,
-                "revive": self.p.revive.ap}
+                "revive": self.p.revive.ap,
+                "lean": self.p.lean.back_ap if session.has(uid, cover.Leaning) else self.p.lean.out_ap}
+
+    def screened(self, session: Session, uid: str, looker: Square) -> bool:
+        return cover.screened(session, uid, looker)
+
+    def lean_option(self, session: Session, uid: str) -> tuple[bool, int, str] | None:
+        return cover.option(session, uid)
+
+    def leaning(self, session: Session, uid: str) -> Session | None:
+        view = session.what_if(uid)
+        view._parts[uid][cover.Leaning] = cover.Leaning(session.round)
+        return view
+
+    def on_step(self, session: Session, uid: str, start: Square, step: Square) -> None:
+        cover.end(session, uid)
+
+    def statuses(self, session: Session, uid: str) -> list[str]:
+        return [cover.STATUS] if session.has(uid, cover.Leaning) else []
 
     def suppression_diameter(self, session: Session, uid: str) -> int:
         return suppression.diameter_for(session, uid)

@@ -53,6 +53,11 @@ class Riposte(_P):
     reach: int = Field(ge=1)
 
 
+class LeanAP(_P):
+    out_ap: int = Field(ge=0)
+    back_ap: int = Field(ge=0)
+
+
 class Suppression(_P):
     diameter_by_rank: dict[int, int]
 
@@ -92,6 +97,8 @@ class SkirmishParams(_P):
     hits: Literal["margin_over_spread"]
     overwatch: Overwatch
     riposte: Riposte
+    total_cover: list[Literal["half", "full"]]
+    lean: LeanAP
     suppression: Suppression
     grenade: Grenade
     square_meters: float = Field(gt=0)
