@@ -28,6 +28,7 @@ WATCH_MOVING = 0.5        # chance an enemy that has been moving walks into the 
 WATCH_STILL = 0.15        # ... one that has stayed put
 SCOOT = 0.7               # share of the cover gained by moving after shooting that counts
 LEAN_BACK = 0.5           # ducking back behind total cover before the turn ends, enemies known
+LEANING = "leaning out"   # the status of a unit leant out from total cover (skirmish)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +100,10 @@ def _lean_to_shoot(b: Board, targets: list[Target], hidden: list[Known], torso: 
 
 def lean_back(b: Board) -> list[tuple[float, str, Command]]:
     """Ducking back behind total cover when leaning out, enemies known."""
+    if LEANING not in b.me.info.statuses or not b.pic.foes:
+        return []
     lean = lean_option(b.battle, b.me.uid)
-    if lean is None or lean[0] or lean[2] or not b.pic.foes:
+    if lean is None or lean[0] or lean[2]:
         return []
     return [(LEAN_BACK, "lean back", Lean(b.me.uid, out=False))]
 

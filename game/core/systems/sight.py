@@ -50,7 +50,11 @@ def visible_enemies(session: Session, side: str) -> list[str]:
     unit of the side that sees the square has behind total cover."""
     count = session.sight[side].count
     seen = [uid for uid, (x, y) in session.enemies_on(side) if count[y, x]]
-    if not session.rules.screens:
+    if not session.rules.screens or not seen:
         return seen
+    near = session.grid.near_cover
     lookers = list(session.sight[side].views)
+    spots = [session.position(uid) for uid in (*seen, *lookers)]
+    if not any(near[y, x] for x, y in (spot for spot in spots if spot is not None)):
+        return seen                       # no one stands by cover: no one can be screened
     return [uid for uid in seen if any(unit_sees_unit(session, looker, uid) for looker in lookers)]
