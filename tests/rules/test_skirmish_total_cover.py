@@ -111,3 +111,23 @@ def test_a_wall_along_a_corridor_hides_no_one() -> None:
     with new_battle(setup(rows, placements, ambush="a"), 0, dice=dice) as b:
         assert visible_enemies(b.session, "a") == ["b-1"] and visible_enemies(b.session, "b") == ["a-1"]
         assert lean_option(b, "b-1")[2] == "not behind total cover"
+
+
+def test_a_battle_with_leans_replays_from_its_save() -> None:
+    from game.core.commands import command_from_dict
+    from game.rulesets import load_battle
+
+    placements = {"a": [(unit("shooter", aim=6), (7, 1))], "b": [(unit("hider"), (1, 1))]}
+    with new_battle(setup(ROWS, placements, ambush="b"), 7) as b:
+        b.submit(Lean("b-1"))
+        b.submit(Attack("b-1", "a-1"))
+        b.submit(Lean("b-1", out=False))
+        state = b.state()
+        assert [cmd["kind"] for cmd in state["commands"]] == ["lean", "attack", "lean"]
+        assert command_from_dict(state["commands"][2]) == Lean("b-1", out=False)
+    again = load_battle(state)
+    try:
+        assert again.digest() == state["digest"]
+        assert not again.session.has("b-1", Leaning)
+    finally:
+        again.close()
