@@ -190,8 +190,12 @@ def _setup(rules: SkirmishRules, data: Model, library: Library) -> Setup:
     check.done()
     assert data.attacker is not None and mode is not None, "checked above"
     attacker = Unit(data.attacker, library, "attacker")
+    # as on the grid (core attack.situation): Shot on the Run / Attack on the Run lift the running
+    # penalty from that kind of attack
+    on_the_run = "attack_on_the_run" if weapon.kind == "melee" else "shot_on_the_run"
+    running = s.running and on_the_run not in attacker.combatant.abilities
     sit = AttackSituation(weapon, mode, s.aim, s.stance, s.location, s.distance, s.cover, s.concealed,
-                          s.running, s.moved_rough, s.dropped_flat, weapon.kind == "melee")
+                          running, s.moved_rough, s.dropped_flat, weapon.kind == "melee")
     return weapon, attacker, defender, sit, mode
 
 
