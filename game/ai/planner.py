@@ -104,6 +104,7 @@ def _stay_options(b: Board) -> list[Option]:
     base = b.safety[0] + b.goal[0] + later(b)[0]
     options = [Option(base, "hold", EndTurn(me.uid))]
     options += [Option(base + v, label, cmd) for v, label, cmd in shooting.shots_here(b)]
+    options += [Option(base + v, label, cmd) for v, label, cmd in shooting.lean_back(b)]
     watch = shooting.watch(b, me.info.ap)
     if watch is not None:
         options.append(Option(base + watch[0], "overwatch", watch[1]))

@@ -16,10 +16,10 @@ from game.ai import geometry as geo
 from game.ai.intel import Known
 from game.ai.sequences import Opening
 from game.ai.state import Board
-from game.core.commands import Attack, ChangeStance, Command, SetOverwatch
+from game.core.commands import Attack, ChangeStance, Command, Lean, SetOverwatch
 from game.ai.aims import TARGET_WORTH
 from game.core.events import Refused
-from game.core.queries import overwatch_cost, preview_attack
+from game.core.queries import lean_option, leaning_out, overwatch_cost, preview_attack
 
 CROUCH_VALUE = 0.8        # a steadier aim for the rest of the battle
 STANCE_VALUE = {"stand": 0.0, "crouch": CROUCH_VALUE, "prone": 0.3}   # prone: up again to move
@@ -28,6 +28,8 @@ WATCH_BLIND = 2.0         # overwatch toward where enemies may come from, none k
 WATCH_MOVING = 0.5        # chance an enemy that has been moving walks into the cone
 WATCH_STILL = 0.15        # ... one that has stayed put
 SCOOT = 0.7               # share of the cover gained by moving after shooting that counts
+LEAN_BACK = 0.5           # ducking back behind total cover before the turn ends, enemies known
+LEANING = "leaning out"   # the status of a unit leant out from total cover (skirmish)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,18 +46,19 @@ def shots_here(b: Board) -> list[tuple[float, str, Command]]:
     if gun is None or not any(f.visible for f in b.pic.foes):
         return []
     torso = max((m for _, m, _ in a.locations.items), default=0)
-    targets, aim_now = [], 0
+    targets, aim_now, hidden = [], 0, []
     for foe in (f for f in b.pic.foes if f.visible):
         preview = preview_attack(b.battle, me.uid, foe.uid, None, "torso", 0)
         if isinstance(preview, Refused):
+            hidden.append(foe)
             continue
         attack = sum(v for _, v in preview.attack_modifiers) - preview.aim - torso
         targets.append(Target(foe, attack, sum(v for _, v in preview.defense_modifiers)))
         aim_now = preview.aim
+    out = _lean_to_shoot(b, targets, hidden, torso, aim_now)
     stances = [me.info.stance]
     if "pinned" not in me.info.statuses and gun.kind == "firearm":
         stances += STEADIER.get(me.info.stance, [])
-    out = []
     for stance in stances:
         s = b.battle.session
         cost = s.rules.stance_cost_now(s, me.uid, me.info.stance, stance, False)
@@ -71,6 +74,39 @@ def shots_here(b: Board) -> list[tuple[float, str, Command]]:
             out.append((value, f"shoot {target.foe.uid}", Attack(me.uid, target.foe.uid, opening.mode,
                                                                   opening.location, opening.aim)))
     return out
+
+
+def _lean_to_shoot(b: Board, targets: list[Target], hidden: list[Known], torso: int,
+                   aim_now: int) -> list[tuple[float, str, Command]]:
+    """Leaning out from total cover, worth the best first shot it opens (at an enemy the side
+    sees but the unit cannot see past its cover) with the AP the lean leaves."""
+    me = b.me
+    lean = lean_option(b.battle, me.uid)
+    if not hidden or lean is None or not lean[0] or lean[2]:
+        return []
+    opened = []
+    with leaning_out(b.battle, me.uid) as view:
+        for foe in hidden:
+            preview = preview_attack(view, me.uid, foe.uid, None, "torso", 0)
+            if not isinstance(preview, Refused):
+                attack = sum(v for _, v in preview.attack_modifiers) - preview.aim - torso
+                opened.append(Target(foe, attack, sum(v for _, v in preview.defense_modifiers)))
+    if not opened:
+        return []
+    best = _first_shot(b, [*targets, *opened], 0, me.info.ap - lean[1], aim_now)
+    if best is None or best[1] not in opened:
+        return []
+    return [(best[0] - LEAN_BACK, "lean out to shoot", Lean(me.uid))]
+
+
+def lean_back(b: Board) -> list[tuple[float, str, Command]]:
+    """Ducking back behind total cover when leaning out, enemies known."""
+    if LEANING not in b.me.info.statuses or not b.pic.foes:
+        return []
+    lean = lean_option(b.battle, b.me.uid)
+    if lean is None or lean[0] or lean[2]:
+        return []
+    return [(LEAN_BACK, "lean back", Lean(b.me.uid, out=False))]
 
 
 def _first_shot(b: Board, targets: list[Target], shift: int, ap: int, aim_now: int

@@ -103,6 +103,14 @@ class Revive(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Lean(Command):
+    """Lean out from behind total cover to see and shoot past it (`out`), or back behind it."""
+
+    kind: ClassVar[str] = "lean"
+    out: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class Defend(Command):
     """Take an active or full defense (the kinds the ruleset offers) until the unit's next turn."""
 
@@ -163,7 +171,7 @@ GM_COMMANDS = (GiveModifier, SetHealth)
 
 COMMANDS: dict[str, type[Command]] = {
     cls.kind: cls
-    for cls in (Move, ChangeStance, Attack, SetOverwatch, Suppress, Throw, Reload, Draw, Revive,
+    for cls in (Move, ChangeStance, Attack, SetOverwatch, Suppress, Throw, Reload, Draw, Revive, Lean,
                 Defend, ChooseDefense, Declare, Respond, EndTurn, GiveModifier, SetHealth)
 }
 

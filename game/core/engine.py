@@ -25,8 +25,8 @@ import esper
 from game.content.schema import BattleSetup, RulesetSpec
 from game.core import components as c
 from game.core.commands import (GM_COMMANDS, Attack, ChangeStance, ChooseDefense, Command, Declare,
-                                Defend, Draw, EndTurn, Move, Reload, Respond, Revive, SetOverwatch,
-                                Suppress, Throw, command_from_dict)
+                                Defend, Draw, EndTurn, Lean, Move, Reload, Respond, Revive,
+                                SetOverwatch, Suppress, Throw, command_from_dict)
 from game.core.dice import BadRoll, Dice, RollNeeded
 from game.core.events import DefenseAsked, Event, Moved, Refused, RollWanted, StanceChanged
 from game.core.illegal import Illegal
@@ -117,7 +117,7 @@ class _Before:
 
 # Commands only some rulesets have (their `actions()`), and what a refusal calls them.
 RULESET_ACTIONS: dict[type, str] = {Throw: "grenades", Suppress: "suppressive fire",
-                                    Revive: "first aid on the battlefield"}
+                                    Revive: "first aid on the battlefield", Lean: "leaning out from cover"}
 
 
 def words(what: str) -> str:

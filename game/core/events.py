@@ -272,6 +272,17 @@ class HealthChanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Leaned(Event):
+    """A unit leans out from behind total cover, or back behind it (`out` False; ap_cost 0 when
+    a step ended the lean)."""
+
+    kind: ClassVar[str] = "leaned"
+    unit: str
+    out: bool
+    ap_cost: int
+
+
+@dataclass(frozen=True, slots=True)
 class HealAttempted(Event):
     kind: ClassVar[str] = "heal_attempted"
     healer: str

@@ -124,6 +124,9 @@ _TELLERS: dict[type, Callable] = {
     ev.AttackResolved: _attack,
     ev.Damaged: _damaged,
     ev.HealthChanged: _health,
+    ev.Leaned: lambda e, n: (f"{n(e.unit)} leans out from total cover ({e.ap_cost} AP)." if e.out
+                             else f"{n(e.unit)} leans back behind total cover ({e.ap_cost} AP)." if e.ap_cost
+                             else f"{n(e.unit)} steps out from behind total cover."),
     ev.HealAttempted: lambda e, n: (f"{n(e.healer)} tries to {e.stage} {n(e.target)}: Heal "
                                     f"{e.check.describe()} against DS {e.difficulty}: "
                                     f"{'success' if e.success else 'failure'}."),

@@ -263,6 +263,21 @@ def standing_at(battle: Battle, uid: str, square: Square, *,
 
 
 @contextmanager
+def leaning_out(battle: Battle, uid: str) -> Iterator[Battle]:
+    """The battle as if `uid` had leant out from total cover: "what would I see and hit". The
+    battle itself is never touched; under rules without leaning the answers are its own."""
+    s = battle.session
+    s.use()
+    view = s.rules.leaning(s, uid)
+    if view is None:
+        yield battle
+        return
+    what_if = copy.copy(battle)
+    what_if.session = view
+    yield what_if
+
+
+@contextmanager
 def declaring(battle: Battle, uid: str, actions: int) -> Iterator[Battle]:
     """The battle as if `uid` had declared `actions` this turn (OpenD6: -1D on every roll for
     each beyond the first): "what if I took that many". The battle itself is never touched;
@@ -322,6 +337,14 @@ def action_costs(battle: Battle, uid: str) -> ActionCosts:
         revive=special["revive"],
         unarmed=rules.p.unarmed.ap,
         defend=rules.defense_costs(s, uid))
+
+
+def lean_option(battle: Battle, uid: str) -> tuple[bool, int, str] | None:
+    """Leaning out from total cover, or back: (out?, its AP, why it cannot be done now or ""),
+    or None under rules without it."""
+    s = battle.session
+    s.use()
+    return s.rules.lean_option(s, uid)
 
 
 @dataclass(frozen=True, slots=True)

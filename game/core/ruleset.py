@@ -377,6 +377,24 @@ class Ruleset:
     def declare(self, session: Session, uid: str, actions: int) -> None:
         raise Illegal(f"The {self.spec.name} rules have no declared actions.")
 
+    # Total cover: rulesets where a unit can be wholly hidden behind cover set `screens` and
+    # answer `screened`; sight (game/core/systems/sight.py) asks it both ways between two units.
+    screens: ClassVar[bool] = False
+
+    def screened(self, session: Session, uid: str, looker: Square) -> bool:
+        """Whether `uid` is hidden from a unit standing on `looker` (and cannot see it)."""
+        return False
+
+    def lean_option(self, session: Session, uid: str) -> tuple[bool, int, str] | None:
+        """(True to lean out or False to lean back, its AP, why it cannot be done now or ""),
+        or None under rules without leaning."""
+        return None
+
+    def leaning(self, session: Session, uid: str) -> Session | None:
+        """A what-if copy of the battle's state with `uid` leant out (`Session.what_if`), or None
+        under rules without leaning."""
+        return None
+
     def statuses(self, session: Session, uid: str) -> list[str]:
         """Words for the unit panel beyond overwatch, pinned and stabilized."""
         return []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game.core.queries import ActionCosts, UnitInfo, action_costs, unit_info
+from game.core.queries import ActionCosts, UnitInfo, action_costs, lean_option, unit_info
 from game.ui.match import Match
 
 
@@ -137,6 +137,10 @@ def _specials(match: Match, info: UnitInfo, costs: ActionCosts) -> list[ActionIt
     label = f"throw ({count})" if grenades else "throw"
     items.append(ActionItem("g", label, throw, bool(grenades) and (throw or 0) <= info.ap,
                             "no grenades"))
+    lean = lean_option(match.battle, info.uid)
+    if lean is not None:
+        out, cost, why = lean
+        items.append(ActionItem("i", "lean out" if out else "lean back", cost, not why, why))
     return items
 
 

@@ -10,7 +10,7 @@ from game.core import gm
 from game.core.events import AttackResolved
 from game.core.illegal import Illegal
 from game.core.session import Session
-from game.core.systems.sight import unit_sees
+from game.core.systems.sight import unit_sees, unit_sees_unit
 from game.core.ruleset import AttackSituation
 
 
@@ -74,6 +74,9 @@ def plan_attack(session: Session, uid: str, target: str, mode_name: str | None, 
             raise Illegal(f"{session.get(target, c.Unit).name} is out of reach: melee needs an adjacent target.")
     elif not unit_sees(session, uid, tpos):
         raise Illegal(f"{session.get(uid, c.Unit).name} has no line of sight to {session.get(target, c.Unit).name}.")
+    elif not unit_sees_unit(session, uid, target):
+        raise Illegal(f"{session.get(uid, c.Unit).name} cannot see {session.get(target, c.Unit).name}: "
+                      "total cover stands between them (lean out to see past it).")
     rof = mode.rof
     if weapon.kind == "firearm":
         assert held is not None, "a firearm is only ever a held weapon"

@@ -11,7 +11,7 @@ from game.core.events import OverwatchEnded, OverwatchSet, OverwatchTriggered
 from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems import attack
-from game.core.systems.sight import unit_sees
+from game.core.systems.sight import unit_sees, unit_sees_unit
 
 Square = tuple[int, int]
 
@@ -71,6 +71,8 @@ def react_to_move(session: Session, mover: str, square: Square) -> None:
         origin = session.position(uid)
         assert origin is not None, "a unit that is up stands on the map"
         if not in_cone(origin, watch.target, square, degrees) or not unit_sees(session, uid, square):
+            continue
+        if not unit_sees_unit(session, uid, mover):
             continue
         session.remove(uid, c.Overwatch)
         session.emit(OverwatchTriggered(uid, mover, square), session.position(uid), square,

@@ -15,7 +15,7 @@ from game.content.problems import suggest
 from game.content.schema import FireMode, Name, RulesetSpec, WeaponSpec
 from game.core.dice import DiceCode
 from game.core.odds import AttackOdds, states_of
-from game.rulesets.skirmish.odds import blast_ring_damage, skirmish_hit_damage, skirmish_odds
+from game.rulesets.skirmish.odds import blast_ring_damage, riposte_chance, skirmish_hit_damage, skirmish_odds
 from game.rulesets.skirmish.rules import AttackSituation, Combatant, SkirmishRules
 from game.resolve.inputs import Action, Checker, Header, In, Invalid, context_library, context_rules, unknown
 from game.resolve.report import Report, mods_text, odds_report
@@ -105,8 +105,10 @@ class Model(Header):
     defender: UnitIn
     weapon: WeaponIn
     situation: SituationIn = Field(default_factory=SituationIn)
+    riposte_weapon: WeaponIn | None = None     # what a defender with Riposte strikes back with
 
     _weapon = field_validator("weapon")(known_weapon)
+    _riposte_weapon = field_validator("riposte_weapon")(known_weapon)
 
 
 class Unit:
@@ -188,8 +190,12 @@ def _setup(rules: SkirmishRules, data: Model, library: Library) -> Setup:
     check.done()
     assert data.attacker is not None and mode is not None, "checked above"
     attacker = Unit(data.attacker, library, "attacker")
+    # as on the grid (core attack.situation): Shot on the Run / Attack on the Run lift the running
+    # penalty from that kind of attack
+    on_the_run = "attack_on_the_run" if weapon.kind == "melee" else "shot_on_the_run"
+    running = s.running and on_the_run not in attacker.combatant.abilities
     sit = AttackSituation(weapon, mode, s.aim, s.stance, s.location, s.distance, s.cover, s.concealed,
-                          s.running, s.moved_rough, s.dropped_flat, weapon.kind == "melee")
+                          running, s.moved_rough, s.dropped_flat, weapon.kind == "melee")
     return weapon, attacker, defender, sit, mode
 
 
@@ -229,8 +235,62 @@ def resolve(rules: SkirmishRules, data: Model, rolls: NamedRolls, library: Libra
         report.step(f"Hit {n + 1}: {weapon.damage} = {'+'.join(map(str, roll.rolls))} -> "
                     f"{roll.rolled} {weapon.damage_type}; {_armor(defender, weapon.damage_type)} absorbs {roll.resisted}; "
                     f"{roll.taken} to HP.")
-    return _finish(rules, report, defender, bool(hits), hits, per_hit,
-                   {"attack": attack.to_dict(), "defense": defense.to_dict()})
+    extra: dict[str, Any] = {"attack": attack.to_dict(), "defense": defense.to_dict()}
+    if not hits and _ripostes(rules, weapon, defender):
+        extra["riposte"] = _riposte(rules, data, library, attacker, defender, dice, report)
+    return _finish(rules, report, defender, bool(hits), hits, per_hit, extra)
+
+
+def _ripostes(rules: SkirmishRules, weapon: WeaponSpec, defender: Unit) -> bool:
+    """Whether a miss with `weapon` is answered (the grid's rule: riposte.can_riposte)."""
+    from game.rulesets.skirmish.riposte import attack_kind
+
+    return "riposte" in defender.combatant.abilities and attack_kind(weapon) in rules.p.riposte.against
+
+
+def _riposte_setup(rules: SkirmishRules, data: Model, library: Library) -> tuple[WeaponSpec, AttackSituation]:
+    """The defender's blow back, unaimed, as a reaction: its `riposte_weapon`; else a bundled
+    unit's first weapon (the one in its hands on the grid) when that is a melee weapon; else
+    bare hands."""
+    base = Unit(data.defender, library, "defender").base
+    first = library.weapons.get(base.weapons[0].weapon) if base and base.weapons else None
+    if data.riposte_weapon is not None:
+        weapon = weapon_of(data.riposte_weapon, library, ("riposte_weapon",))
+    elif first is not None and first.kind == "melee":
+        weapon = first
+    else:
+        weapon = rules.unarmed_weapon()
+    if weapon.kind != "melee" or not weapon.modes:
+        raise Invalid(("riposte_weapon",), f"{weapon.name} is not a melee weapon: a riposte is a blow")
+    return weapon, AttackSituation(weapon, weapon.modes[0], 0, "stand", "torso", 1, "none", False,
+                                   False, False, False, True)
+
+
+def _riposte(rules: SkirmishRules, data: Model, library: Library, attacker: Unit, defender: Unit,
+             dice: NamedDice, report: Report) -> dict[str, Any]:
+    weapon, sit = _riposte_setup(rules, data, library)
+    with dice.named("riposte attack"):
+        attack = rules.attack_check(defender.combatant, sit, dice)
+    with dice.named("riposte defense"):
+        defense = rules.defense_check(attacker.combatant, sit, dice)
+    hits = rules.hit_count(attack.total, defense.total, weapon.spread, sit.mode.rof)
+    report.step(f"{defender.name} ripostes with the {weapon.name}: {attack.rolls[0]}{mods_text(attack.modifiers)} "
+                f"= {attack.total} against {attacker.name}'s {rules.defense_skill(attacker.combatant, sit)} "
+                f"{defense.rolls[0]}{mods_text(defense.modifiers)} = {defense.total}: "
+                f"{'hit' if hits else 'miss'}.")
+    bonus = defender.combatant.attributes.get("strength", 0) if weapon.id == "unarmed" else 0
+    taken = 0
+    for _ in range(hits):
+        with dice.named("riposte damage"):
+            roll = rules.damage(weapon.damage, weapon.damage_type, "torso", attacker.resist, dice, bonus)
+        taken += roll.taken
+        report.step(f"Riposte hit: {weapon.damage}{f'+{bonus}' if bonus else ''} = "
+                    f"{'+'.join(map(str, roll.rolls))} -> {roll.rolled} {weapon.damage_type}; "
+                    f"{_armor(attacker, weapon.damage_type)} absorbs {roll.resisted}; {roll.taken} to HP.")
+    after = _after(rules, attacker, taken)
+    report.step(f"{attacker.name}: {attacker.hp} HP -> {after['hp']} HP: {after['state']}.")
+    return {"attack": attack.to_dict(), "defense": defense.to_dict(), "hits": hits,
+            "damage_applied": taken, "attacker": after}
 
 
 def _blast(rules: SkirmishRules, data: Model, weapon: WeaponSpec, defender: Unit, dice: NamedDice) -> Report:
@@ -291,4 +351,15 @@ def odds(rules: SkirmishRules, data: Model, library: Library) -> Report:
     multiplier = rules.p.hit_locations[sit.location].damage_multiplier
     result = skirmish_odds(dist, skirmish_hit_damage(code, multiplier, resist), defender.hp, state)
     title = data.title or f"{attacker.name} attacks {defender.name} with the {weapon.name} ({mode.name})"
-    return odds_report(title, result, {"attack_modifier": a_mod, "defense_modifier": d_mod})
+    found: dict[str, Any] = {"attack_modifier": a_mod, "defense_modifier": d_mod}
+    if _ripostes(rules, weapon, defender):
+        back, back_sit = _riposte_setup(rules, data, library)
+        r_mod = rules.static_modifier(back.skill, defender.combatant, rules.attack_modifiers(back_sit))
+        rd_mod = rules.static_modifier(rules.defense_skill(attacker.combatant, back_sit), attacker.combatant, [])
+        back_hits = rules.hit_distribution(r_mod, rd_mod, back.spread, back_sit.mode.rof)
+        found["riposte_hit_chance"] = riposte_chance(dist[0], back_hits)
+    report = odds_report(title, result, found)
+    if "riposte_hit_chance" in found:
+        report.step(f"Missed and hit back by {defender.name}'s riposte: "
+                    f"{found['riposte_hit_chance'] * 100:.2f}%")
+    return report

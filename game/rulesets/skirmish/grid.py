@@ -11,27 +11,28 @@ from typing import Any, ClassVar
 
 from game.core import components as c
 from game.core import gm
-from game.core.commands import Revive, Suppress, Throw
+from game.core.commands import Lean, Revive, Suppress, Throw
 from game.core.dice import DiceCode
 from game.core.events import Aimed, AttackResolved, Check
 from game.core.ruleset import SuppressOdds, ThrowOdds
 from game.core.session import Session
-from game.core.systems.attack import AttackPlan, situation
+from game.core.systems.attack import AttackPlan, carry_out, situation
 from game.core.systems.health import apply_damage
 from game.rulesets.skirmish import calculator as calculator_side
-from game.rulesets.skirmish import first_aid, grenades, suppression
+from game.rulesets.skirmish import cover, first_aid, grenades, riposte, suppression
 from game.rulesets.skirmish.rules import SkirmishRules
 
 Square = tuple[int, int]
 ACTIONS: dict[type, Callable[[Session, Any], None]] = {
-    Throw: grenades.throw, Suppress: suppression.suppress, Revive: first_aid.revive}
+    Throw: grenades.throw, Suppress: suppression.suppress, Revive: first_aid.revive, Lean: cover.lean}
 
 
 class SkirmishGrid(SkirmishRules):
     calculator: ClassVar[Any] = calculator_side
     # "opposed_checks": attacks are d10 + skill against d10 + Dodge, hits by the margin over the
     # weapon's spread, so the computer player's enumerated odds (game/ai/odds.py) apply.
-    supports = frozenset({"aim", "grenades", "suppression", "first_aid", "opposed_checks"})
+    supports = frozenset({"aim", "grenades", "suppression", "first_aid", "opposed_checks", "lean"})
+    screens = True
 
     def actions(self) -> dict[type, Callable[[Session, Any], None]]:
         return ACTIONS
@@ -41,7 +42,25 @@ class SkirmishGrid(SkirmishRules):
         thrown = [session.weapons[g] for g, n in loadout.grenades.items() if n > 0 and g in session.weapons]
         return {"suppress": session.get(uid, c.ActionPoints).per_turn,
                 "throw": thrown[0].modes[0].ap if thrown and thrown[0].modes else None,
-                "revive": self.p.revive.ap}
+                "revive": self.p.revive.ap,
+                "lean": self.p.lean.back_ap if session.has(uid, cover.Leaning) else self.p.lean.out_ap}
+
+    def screened(self, session: Session, uid: str, looker: Square) -> bool:
+        return cover.screened(session, uid, looker)
+
+    def lean_option(self, session: Session, uid: str) -> tuple[bool, int, str] | None:
+        return cover.option(session, uid)
+
+    def leaning(self, session: Session, uid: str) -> Session | None:
+        view = session.what_if(uid)
+        view._parts[uid][cover.Leaning] = cover.Leaning(session.round)
+        return view
+
+    def on_step(self, session: Session, uid: str, start: Square, step: Square) -> None:
+        cover.end(session, uid)
+
+    def statuses(self, session: Session, uid: str) -> list[str]:
+        return [cover.STATUS] if session.has(uid, cover.Leaning) else []
 
     def suppression_diameter(self, session: Session, uid: str) -> int:
         return suppression.diameter_for(session, uid)
@@ -151,11 +170,17 @@ class SkirmishGrid(SkirmishRules):
             roll = self.damage(plan.weapon.damage, plan.weapon.damage_type, plan.location, resist,
                                session.dice, bonus)
             apply_damage(session, target, uid, roll, plan.weapon.damage_type)
+        if (not hits and not reaction and session.is_up(uid)
+                and riposte.can_riposte(self, session, uid, target, plan.weapon)):
+            carry_out(session, riposte.plan(self, session, target, uid), reaction=True)
         return event
 
     def preview(self, session: Session, plan: AttackPlan) -> dict[str, Any]:
         """Every modifier itemised, the hit distribution enumerated over both dice."""
-        sit = situation(session, plan)
+        return self._preview(session, plan, reaction=False)
+
+    def _preview(self, session: Session, plan: AttackPlan, *, reaction: bool) -> dict[str, Any]:
+        sit = situation(session, plan, reaction=reaction)
         uid, target = plan.attacker, plan.target
         me, them = session.combatant(uid), session.combatant(target)
         att_attr = self.p.skill_attributes.get(plan.weapon.skill)
@@ -180,8 +205,26 @@ class SkirmishGrid(SkirmishRules):
         per_hit = self.expected_damage_per_hit(plan.weapon.damage, plan.weapon.damage_type, plan.location,
                                                session.get(target, c.Armor).resist, bonus)
         expected = sum(k * p for k, p in enumerate(hits)) * per_hit
-        return {"aim": plan.aim_level,
+        how = self._riposte_note(session, plan, hits[0]) if session.is_up(target) and not reaction else ""
+        return {"aim": plan.aim_level, "how": how,
                 "attack_modifiers": tuple((k, v) for k, v in attack_mods if v),
                 "defense_modifiers": tuple((k, v) for k, v in defense_mods if v),
                 "hit_chance": 1.0 - hits[0], "hits": tuple(hits), "damage_per_hit": per_hit,
                 "expected_damage": expected}
+
+    def riposte_odds(self, session: Session, plan: AttackPlan) -> tuple[float, float] | None:
+        """(chance the riposte hits once the attack has missed, expected damage it deals then),
+        or None when a miss would not be answered."""
+        uid, target = plan.attacker, plan.target
+        if not riposte.can_riposte(self, session, uid, target, plan.weapon):
+            return None
+        back = riposte.plan(self, session, target, uid)
+        odds = self._preview(session, back, reaction=True)
+        return odds["hit_chance"], odds["expected_damage"]
+
+    def _riposte_note(self, session: Session, plan: AttackPlan, miss: float) -> str:
+        answer = self.riposte_odds(session, plan)
+        if answer is None:
+            return ""
+        return (f"Riposte on a miss ({miss * 100:.1f}%):\n"
+                f"hit back {answer[0] * 100:.1f}%, {answer[1]:.1f} dmg")

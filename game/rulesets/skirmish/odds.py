@@ -28,3 +28,9 @@ def blast_ring_damage(code: DiceCode, ring: int, drop: int, resist: int) -> Dist
     """A blast at ring r: the sum of the dice from r * drop on (the engine's rule), less armor."""
     left = max(0, code.count - ring * drop)
     return remap(dice_sum(left, code.sides), lambda s: max(0, s + code.bonus - resist))
+
+
+def riposte_chance(miss: float, back_hits: list[float]) -> float:
+    """The chance an attack is answered by a riposte that hits: the attack misses (`miss`),
+    then the defender's blow lands (`back_hits`: its hit distribution)."""
+    return miss * (1.0 - back_hits[0])

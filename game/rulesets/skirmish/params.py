@@ -48,6 +48,16 @@ class Overwatch(_P):
     cost_fraction: float = Field(gt=0, lt=1)
 
 
+class Riposte(_P):
+    against: list[Literal["melee", "unarmed", "firearm"]]
+    reach: int = Field(ge=1)
+
+
+class LeanAP(_P):
+    out_ap: int = Field(ge=0)
+    back_ap: int = Field(ge=0)
+
+
 class Suppression(_P):
     diameter_by_rank: dict[int, int]
 
@@ -86,6 +96,9 @@ class SkirmishParams(_P):
     melee_defense_with_skill: bool
     hits: Literal["margin_over_spread"]
     overwatch: Overwatch
+    riposte: Riposte
+    total_cover: list[Literal["half", "full"]]
+    lean: LeanAP
     suppression: Suppression
     grenade: Grenade
     square_meters: float = Field(gt=0)

@@ -21,9 +21,9 @@ from textual.containers import Horizontal
 from textual.reactive import var
 from textual.widgets import Footer, Static
 
-from game.core.commands import ChangeStance, EndTurn, Reload, SetOverwatch
+from game.core.commands import ChangeStance, EndTurn, Lean, Reload, SetOverwatch
 from game.core.events import Announced, Refused
-from game.core.queries import explored_squares
+from game.core.queries import explored_squares, lean_option
 from game.ui.actions import ActionItem, action_items
 from game.ui.area import AreaAim, area_card, area_odds, area_tints
 from game.ui.board import TerrainLook
@@ -47,7 +47,7 @@ MAP_ROWS_LEFT = 5       # the map keeps at least this many rows however tall the
 MAIN_ROWS = 16          # the map and side panel keep this many rows before the log takes more
 FIXED_ROWS = 5          # the status line, the action bar and the footer
 GAME_ACTIONS = {"act", "fire", "target", "mode", "aim", "location", "stance", "overwatch",
-                "suppress", "throw", "reload", "draw", "revive", "defend", "declare", "reaction",
+                "suppress", "throw", "reload", "draw", "revive", "defend", "declare", "reaction", "lean",
                 "end_turn", "undo"}
 
 
@@ -75,6 +75,7 @@ class BattleScreen(GameScreen):
         Binding("x", "suppress", "Suppress", show=False),
         Binding("g", "throw", "Throw", show=False),
         Binding("r", "reload", "Reload", show=False),
+        Binding("i", "lean", "Lean", show=False),
         Binding("w", "draw", "Draw", show=False),
         Binding("v", "revive", "Revive", show=False),
         Binding("u", "defend", "Defend", show=False),
@@ -472,6 +473,13 @@ class BattleScreen(GameScreen):
 
     def action_reload(self) -> None:
         self.orders.play(Reload(self.match.active_uid))
+
+    def action_lean(self) -> None:
+        lean = lean_option(self.match.battle, self.match.active_uid)
+        if lean is None:
+            self.orders.play(Lean(self.match.active_uid))      # refused with the rules' reason
+        else:
+            self.orders.play(Lean(self.match.active_uid, out=lean[0]))
 
     def action_draw(self) -> None:
         self.orders.draw()

@@ -23,6 +23,7 @@ t                    next hit location (torso, head, arm, leg)
 Escape               stop targeting or aiming (the cursor stays)
 s c p                stand, crouch, go prone          d   drop flat (quick, prone)
 o                    overwatch, facing the cursor     r   reload
+i                    lean out from total cover / back (skirmish)
 x                    aim suppressive fire at the cursor: the circle and the odds of
                      everyone in it; x again (or Enter) fires
 g                    aim a grenade at the cursor: where it may land, its rings, the
