@@ -27,6 +27,7 @@ from game.content.library import Library
 from game.content.problems import ContentError, Problem
 from game.content.schema import ArmorSpec, BattleSetup, CarriedUnit, UnitSpec, WeaponSpec
 from game.core import components as c
+from game.core.objectives import statuses
 from game.core.session import Session
 
 ENDING_WORDS = {"victory": "Victory", "defeat": "Defeat"}
@@ -227,6 +228,8 @@ def after_battle(state: CampaignState, campaign: CampaignSpec, session: Session,
     record = BattleRecord(step=step.id, scenario=setup.scenario.id, name=setup.scenario.name,
                           result=result, reason=session.end_reason, rounds=session.round,
                           lost=lost)
+    if not met:                            # the objectives the side met, where it has any
+        met = tuple(o.id for o in statuses(session) if o.side == side and o.state == "met")
     target = next_of(step, result, met)
     ending: str | None = None
     if target in ENDING_WORDS:

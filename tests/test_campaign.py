@@ -303,3 +303,24 @@ def test_misshapen_campaign_files_are_refused_with_their_place(tmp_path: Path) -
         path.write_text(text)
         problems = _problems(path)
         assert any(p.startswith(str(path)) and expected in p for p in problems), (text, problems)
+
+
+def test_an_objective_the_side_met_takes_its_branch() -> None:
+    """The objectives met are read from the battle: a branch keyed by one is taken first."""
+    campaign, library = CAMPAIGN
+    steps = [step.model_copy(update={"on": {"reach_jensen": "causeway", **step.on}})
+             if step.id == "alley" else step for step in campaign.steps]
+    branched = campaign.model_copy(update={"steps": steps})
+    for reached, expected in ((True, "causeway"), (False, "depot")):
+        state = start_campaign(branched, library, seed=1)
+        with new_battle(battle_setup(state, branched, library), 1) as battle:
+            session = battle.session
+            session.use()
+            if reached:                       # Hollis stands at the depot gate
+                uid = next(uid for uid, unit in session.units() if unit.name == "Hollis")
+                gate = sorted(session.grid.zone_set("bravo") - set(session.occupied()))[0]
+                pos = session.get(uid, c.Position)
+                pos.x, pos.y = gate
+            finish(session, "jensen", "ended by the test")
+            state = after_battle(state, branched, session)
+        assert state.step == expected
