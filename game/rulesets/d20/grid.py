@@ -79,6 +79,13 @@ class D20Grid(GridRules):
         self._next_turn_loss: dict[str, dict[str, float]] = {}
         # Free Actions each unit has taken in its turn under way (lowering its position).
         self._free_used: dict[str, int] = {}
+        # Reactions each unit has made in its round (Grace and Finesse: two, not the same twice),
+        # the enemies it has disengaged from until its next turn, and the ambushers each target
+        # has not noticed (it failed its Awareness against their Stealth) until its first turn.
+        self._reacted: dict[str, list[str]] = {}
+        self._disengaged: dict[str, set[str]] = {}
+        self._unaware: dict[str, set[str]] = {}
+        self._surprise: set[str] = set()
 
     # --- taken from the modules beside this one ------------------------------------------
 
@@ -101,6 +108,12 @@ class D20Grid(GridRules):
     reaction_bonus = reactions.reaction_bonus
     on_step = reactions.on_step
     provokers = reactions.provokers
+    engaged_with = reactions.engaged_with
+    defense_costs = reactions.defense_costs
+    ability = reactions.ability
+    reactions_allowed = reactions.reactions_allowed
+    reacted = reactions.reacted
+    ambush = turns.ambush
 
     label = words.label
     detail = words.detail
@@ -312,8 +325,12 @@ class D20Grid(GridRules):
     def check_attack(self, session: Session, plan: AttackPlan) -> None:
         """One attack a turn; none in Defensive Stance; ranged attacks within the weapon's range;
         the weapon must have d20 numbers."""
-        super().check_attack(session, plan)
+        self.weapon_profile(plan.weapon)          # a weapon without this ruleset's numbers
         name = session.get(plan.attacker, c.Unit).name
+        limit = self.attacks_allowed(session, plan.attacker)
+        if session.get(plan.attacker, c.Tempo).attacks >= limit:
+            raise Illegal(f"{name} has made {'its attack' if limit == 1 else f'its {limit} attacks'}"
+                          " this turn" + (" (Combat Prowess allows more)." if limit == 1 else "."))
         if guard_kind(session, plan.attacker) == "defensive_stance":
             raise Illegal(f"{name} is in Defensive Stance: no attack this turn.")
         self.weapon_for(session, plan)
@@ -328,6 +345,10 @@ class D20Grid(GridRules):
                               f"away, beyond the {plan.weapon.name}'s range of "
                               f"{plan.weapon.range}.")
 
+    def attacks_allowed(self, session: Session, uid: str) -> int:
+        """One attack or magical ability a turn; Combat Prowess: more (its `attacks`)."""
+        return self.ability(session, uid, "attacks") or self.core.p.attacks_per_turn
+
     def strike(self, session: Session, plan: AttackPlan, reaction: bool, *,
                note: str = "") -> AttackResolved:
         uid, target = plan.attacker, plan.target
@@ -338,7 +359,7 @@ class D20Grid(GridRules):
         ammo = self.spend_ammo(session, plan)
         self.record(session, plan, out.hit)
         if out.reaction is not None:
-            session.get(target, c.Condition).reacted_round = session.round
+            self.reacted(session, target, sit.reaction)
         attack = Check("attack", (out.natural,),
                        tuple((self.label(k), v) for k, v in out.hit_parts), out.hit_test)
         armor = tuple((k, v) for k, v in self.armor_parts(session, target) if v)
