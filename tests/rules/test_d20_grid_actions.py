@@ -5,6 +5,7 @@ Awareness, per member). Dice are forced, in the order the engine rolls them."""
 
 from __future__ import annotations
 
+from game.core import components as c
 from game.core.commands import Attack, Defend, Draw, EndTurn, Move
 from game.core.events import AttackResolved, Defended, StatusChanged
 from game.core.queries import action_costs, preview_attack
@@ -152,7 +153,7 @@ def test_an_ambush_is_rolled_per_member_and_only_the_hidden_act_first():
         assert fight.session.order == ["red-2", "blue-1", "red-1"]
         fight.session.dice.force(15, 4)                          # 15 + 3 = 18 against AR 14; 1d10
         attack = of(ok(fight.submit(Attack("red-2", "blue-1", "basic"))), AttackResolved)[0]
-        assert attack.hit and "did not see the ambush coming" in attack.detail
+        assert attack.hit and "Wicked Thrasher has not noticed Devin: no reaction" in attack.detail
         assert fight.session.dice.forced_left == 0
         ok(fight.submit(EndTurn("red-2")))
         ok(fight.submit(EndTurn("blue-1")))                      # its turn: it is in the fight
@@ -184,3 +185,91 @@ def test_stealth_and_awareness_skills_count_in_the_ambush():
         assert fight.session.order == ["red-1", "blue-1"]
         ok(fight.submit(EndTurn("red-1")))
         assert fight.session.active == "blue-1"
+
+
+# --- Stealth (One Action) -----------------------------------------------------------------------
+
+def test_stealth_cannot_be_taken_while_an_enemy_sees_the_unit():
+    """The text: "Slip into the shadows to move unseen. Cannot be done if an enemy's focus is
+    on you"."""
+    with battle([(devin(), (2, 3))], [(thrasher(), (7, 3))], initiative=(20, 1)) as fight:
+        assert "stealth" not in action_costs(fight, "red-1").defend
+        refused(fight, Defend("red-1", "stealth"), "Wicked Thrasher has its eye on Devin")
+
+
+def hidden(fight, uid: str) -> None:
+    """The unit in Stealth, as if it had slipped out of sight and the target had since come
+    into view (the rules' own path to it is played in the overwatch test below)."""
+    fight.session.use()
+    fight.session.add(uid, c.Guard("stealth", None, 0))
+
+
+def test_an_attack_from_stealth_rolls_stealth_against_awareness_and_goes_unanswered():
+    """Stealth 10 + DEX 3 = 13 against awareness 5: unnoticed, so the Thrasher cannot dodge;
+    15 + 3 = 18 hits AR 14; 1d10 = 4. Rolled 2 + 3 against 5: noticed, and it dodges."""
+    blue = [(thrasher(reactions=("dodge",)), (8, 3))]
+    with battle([(devin(), (2, 3))], blue, initiative=(20, 1)) as fight:
+        hidden(fight, "red-1")
+        fight.session.dice.force(10, 5, 15, 4)
+        events = ok(fight.submit(Attack("red-1", "blue-1", "basic")))
+        note = of(events, StatusChanged)[0]
+        assert note.status == "ambushed"
+        assert note.detail == "stealth 13 against awareness 5: Wicked Thrasher does not notice Devin"
+        attack = of(events, AttackResolved)[0]
+        assert attack.hit and "Wicked Thrasher has not noticed Devin: no reaction" in attack.detail
+        assert fight.session.dice.forced_left == 0
+        fight.session.use()
+        assert not fight.session.has("red-1", c.Guard)          # the shot gave Devin away
+    with battle([(devin(), (2, 3))], blue, initiative=(20, 1)) as fight:
+        hidden(fight, "red-1")
+        fight.session.dice.force(2, 5, 15, 1, 4)       # 5 against 5: noticed; the dodge 1 + 2 fails
+        events = ok(fight.submit(Attack("red-1", "blue-1", "basic")))
+        assert of(events, StatusChanged)[0].status == "alert"
+        assert "dodges 1+2 = 3: too low" in of(events, AttackResolved)[0].detail
+        assert fight.session.dice.forced_left == 0
+
+
+def test_the_preview_of_an_attack_from_stealth_weighs_the_stealth_test_exactly():
+    """P(d20 + 3 > d20 + 0) = 247/400; the hit chance mixes the odds without a reaction and
+    with the Thrasher's dodge in that proportion."""
+    blue = [(thrasher(reactions=("dodge",)), (8, 3))]
+    with battle([(devin(), (2, 3))], blue, initiative=(20, 1)) as fight:
+        before = preview_attack(fight, "red-1", "blue-1", "basic")
+        hidden(fight, "red-1")
+        after = preview_attack(fight, "red-1", "blue-1", "basic")
+        session, rules = fight.session, fight.session.rules
+        won = sum(1 for a in range(1, 21) for t in range(1, 21) if a + 3 > t) / 400
+        assert won == 247 / 400
+        args = (rules.core, rules.fighter(session, "red-1"), rules.fighter(session, "blue-1"),
+                rules.weapon(session.weapons["pistol"]))
+        seen = d20_odds(*args, Situation(attack_type="basic", reaction="dodge"))
+        unseen = d20_odds(*args, Situation(attack_type="basic"))
+        assert abs(before.hit_chance - seen.p_hit) < 1e-12
+        assert abs(after.hit_chance - (won * unseen.p_hit + (1 - won) * seen.p_hit)) < 1e-12
+        assert abs(after.expected_damage - (won * unseen.expected_damage
+                                            + (1 - won) * seen.expected_damage)) < 1e-9
+        assert after.hit_chance > before.hit_chance
+
+
+WALLED = ["." * 14, "." * 14, "....#........." , "....#.........", "....#.........",
+          "." * 14, "." * 14, "." * 14]
+
+
+def test_stealth_behind_a_wall_then_an_attack_of_opportunity_the_target_never_sees_coming():
+    """Devin, sword in hand and out of the Thrasher's sight behind a wall, slips into Stealth
+    (One Action) and holds the other. The Thrasher walks round the wall past him; stepping out
+    of his reach draws his attack of opportunity, which rolls Stealth 10 + 3 = 13 against
+    Awareness 5: unnoticed, no dodge; 15 + STR 2 = 17 hits AR 14."""
+    blue = [(thrasher(reactions=("dodge",)), (7, 3))]
+    with battle([(devin(weapons=("sword", "pistol")), (3, 3))], blue, initiative=(20, 1),
+                rows=WALLED) as fight:
+        assert action_costs(fight, "red-1").defend["stealth"] == 1
+        ok(fight.submit(Defend("red-1", "stealth")))
+        ok(fight.submit(EndTurn("red-1")))
+        fight.session.dice.force(10, 5, 15, 4)
+        events = ok(fight.submit(Move("blue-1", ((6, 4), (5, 5), (4, 5), (3, 5), (3, 4), (2, 5)))))
+        assert of(events, StatusChanged)[0].status == "ambushed"
+        attack = of(events, AttackResolved)[0]
+        assert attack.attacker == "red-1" and attack.hit
+        assert "Wicked Thrasher has not noticed Devin: no reaction" in attack.detail
+        assert fight.session.dice.forced_left == 0

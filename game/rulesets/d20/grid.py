@@ -31,7 +31,7 @@ from game.core import components as c
 from game.rulesets.tabletop.grid import GridRules
 from game.core.commands import ChangeStance
 from game.core.dice import DiceCode
-from game.core.events import AttackResolved, Check, StanceChanged
+from game.core.events import AttackResolved, Check, StanceChanged, StatusChanged
 from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems.attack import AttackPlan
@@ -41,8 +41,8 @@ from game.rulesets.d20.core import D20Rules, Fighter, Outcome, Situation, Style,
 from game.rulesets.eclipse.core import roller_from
 from game.rulesets.d20 import reactions, turns, words
 from game.rulesets.d20.odds import d20_odds
-from game.rulesets.d20.common import (MAX_FULL_AUTO_TOTAL, STANCE_HEIGHT, TOTAL_DISENGAGE, adjacent,
-                                      guard_kind)
+from game.rulesets.d20.common import (MAX_FULL_AUTO_TOTAL, STANCE_HEIGHT, STEALTH, TOTAL_DISENGAGE,
+                                      adjacent, guard_kind)
 
 
 class D20Grid(GridRules):
@@ -114,6 +114,8 @@ class D20Grid(GridRules):
     reactions_allowed = reactions.reactions_allowed
     reacted = reactions.reacted
     ambush = turns.ambush
+    watched_by = reactions.watched_by
+    stealth_useful = reactions.stealth_useful
 
     label = words.label
     detail = words.detail
@@ -354,7 +356,10 @@ class D20Grid(GridRules):
         uid, target = plan.attacker, plan.target
         weapon = self.weapon_for(session, plan)
         attacker, defender = self.fighter(session, uid), self.fighter(session, target)
+        unseen = self.stealth_test(session, uid, target, attacker, defender)
         sit, why_not = self.situation(session, plan, weapon, defender)
+        if unseen:
+            self._unaware[target].discard(uid)
         out = self.core.attack(attacker, defender, weapon, sit, roller_from(session.dice))
         ammo = self.spend_ammo(session, plan)
         self.record(session, plan, out.hit)
@@ -380,6 +385,29 @@ class D20Grid(GridRules):
         if kind.reaction_bonus and not session.has(uid, c.Guard):
             session.add(uid, c.Guard(sit.attack_type, None, kind.reaction_bonus))
         return event
+
+    def stealth_test(self, session: Session, uid: str, target: str, attacker: Fighter,
+                     defender: Fighter) -> bool:
+        """An attack from Stealth: Stealth (d20 + stealth + DEX) against the target's Awareness
+        (d20 + awareness + PER), as for an ambush; won, the target does not see it coming and
+        cannot react. The attack gives the unit away: its Stealth ends. True when the target
+        has been made unaware for this attack only."""
+        if guard_kind(session, uid) != STEALTH:
+            return False
+        session.remove(uid, c.Guard)
+        if uid in self._unaware.get(target, set()):
+            return False                      # already unseen (an ambush): nothing to roll
+        stealth = session.get(uid, c.Stats).skills.get("stealth", 0)
+        mine, theirs, won = self.core.ambush(attacker, defender, stealth, defender.awareness,
+                                             roller_from(session.dice))
+        square = session.position(target)
+        session.emit(StatusChanged(target, "ambushed" if won else "alert", 1,
+                                   f"stealth {mine} against awareness {theirs}: {defender.name} "
+                                   f"{'does not notice' if won else 'notices'} {attacker.name}"),
+                     *([square] if square else []))
+        if won:
+            self._unaware.setdefault(target, set()).add(uid)
+        return won
 
     def apply_hits(self, session: Session, plan: AttackPlan, out: Outcome, attacker: Fighter,
                    defender: Fighter, weapon: Weapon) -> None:
@@ -437,9 +465,23 @@ class D20Grid(GridRules):
         try:
             odds = d20_odds(self.core, attacker, defender, weapon, sit)
             parts = self.core.hit_parts(attacker, defender, weapon, sit)
+            unseen_odds = None
+            if sit.reaction != "none" and guard_kind(session, plan.attacker) == STEALTH:
+                unseen_odds = d20_odds(self.core, attacker, defender, weapon,
+                                       dataclasses.replace(sit, reaction="none"))
         except ValueError as why:
             raise Illegal(str(why)) from None
-        hits = list(odds.hits) + [0.0] * max(0, plan.rof + 1 - len(odds.hits))
+        hit_chance, expected, hits = odds.p_hit, odds.expected_damage, list(odds.hits)
+        if unseen_odds is not None:
+            # from Stealth: unseen (no reaction) with the chance of the Stealth test
+            won = self.stealth_chance(session, plan.attacker, attacker, defender)
+            hit_chance = won * unseen_odds.p_hit + (1 - won) * odds.p_hit
+            expected = won * unseen_odds.expected_damage + (1 - won) * odds.expected_damage
+            size = max(len(hits), len(unseen_odds.hits))
+            hits = [won * (unseen_odds.hits[k] if k < len(unseen_odds.hits) else 0.0)
+                    + (1 - won) * (odds.hits[k] if k < len(odds.hits) else 0.0)
+                    for k in range(size)]
+        hits = hits + [0.0] * max(0, plan.rof + 1 - len(hits))
         mean_hits = sum(k * p for k, p in enumerate(hits))
         defense = [(k, v) for k, v in self.armor_parts(session, plan.target) if v]
         if sit.reaction != "none":
@@ -448,6 +490,15 @@ class D20Grid(GridRules):
                      + self.core.reaction_bonus(sit.held_actions) + sit.defender_reaction_bonus)
             defense.append((f"{sit.reaction} (d20 +)", bonus))
         return {"attack_modifiers": tuple((self.label(k), v) for k, v in parts),
-                "defense_modifiers": tuple(defense), "hit_chance": odds.p_hit, "hits": tuple(hits),
-                "damage_per_hit": odds.expected_damage / mean_hits if mean_hits else 0.0,
-                "expected_damage": odds.expected_damage}
+                "defense_modifiers": tuple(defense), "hit_chance": hit_chance, "hits": tuple(hits),
+                "damage_per_hit": expected / mean_hits if mean_hits else 0.0,
+                "expected_damage": expected}
+
+    def stealth_chance(self, session: Session, uid: str, attacker: Fighter,
+                       defender: Fighter) -> float:
+        """The exact chance that the unit's Stealth beats the defender's Awareness (strictly)."""
+        die = self.core.p.die
+        mine = session.get(uid, c.Stats).skills.get("stealth", 0) + attacker.attributes.get("dex", 0)
+        theirs = defender.awareness + defender.attributes.get("per", 0)
+        wins = sum(1 for a in range(1, die + 1) for t in range(1, die + 1) if a + mine > t + theirs)
+        return wins / (die * die)

@@ -13,7 +13,7 @@ from game.core.systems.attack import AttackPlan
 from game.core.systems.sight import unit_sees
 from game.rulesets.d20.core import Fighter, Situation, Weapon
 from game.core.events import Defended
-from game.rulesets.d20.common import (AUTO_ORDER, DISENGAGE, OPPORTUNITY, TOTAL_DISENGAGE, Square,
+from game.rulesets.d20.common import (AUTO_ORDER, DISENGAGE, OPPORTUNITY, STEALTH, TOTAL_DISENGAGE, Square,
                                       adjacent, guard_kind)
 
 if TYPE_CHECKING:
@@ -27,6 +27,11 @@ def defend(self: D20Grid, session: Session, uid: str, kind: str) -> None:
     if kind.startswith(DISENGAGE + ":"):
         disengage(self, session, uid, kind.split(":", 1)[1])
         return
+    if kind == STEALTH:
+        watcher = self.watched_by(session, uid)
+        if watcher is not None:
+            raise Illegal(f"{session.get(watcher, c.Unit).name} has its eye on "
+                          f"{session.get(uid, c.Unit).name}: no Stealth while an enemy sees it.")
     if kind == TOTAL_DISENGAGE:
         GridRules.defend(self, session, uid, kind)
         session.get(uid, c.Tempo).move_left = 1      # "move up to 5 feet away"
@@ -64,17 +69,37 @@ def disengage(self: D20Grid, session: Session, uid: str, enemy: str) -> None:
     self._disengaged.setdefault(uid, set()).add(enemy)
     session.emit(Defended(uid, f"{DISENGAGE}:{enemy}", None, 0, cost), session.position(uid))
 
+def watched_by(self: D20Grid, session: Session, uid: str) -> str | None:
+    """An enemy up that sees the unit ("an enemy's focus is on you", CHOICE: sees it), or None."""
+    where, side = session.position(uid), session.side_of(uid)
+    if where is None:
+        return None
+    for enemy in session.order:
+        if session.side_of(enemy) != side and session.is_up(enemy) and unit_sees(session, enemy, where):
+            return enemy
+    return None
+
 def defense_costs(self: D20Grid, session: Session, uid: str) -> dict[str, int]:
-    """Defensive Stance, Total Disengage, and a Disengage from each enemy engaged with the
-    unit that it has not disengaged from yet (`disengage:<id>`)."""
+    """Defensive Stance, Total Disengage, Stealth while no enemy sees the unit and it still
+    has an attack and an Action for it after the Stealth, and a Disengage from each enemy
+    engaged with the unit that it has not disengaged from yet (`disengage:<id>`)."""
     costs = {kind: self.defense_cost(session, uid, kind) for kind in self.t.defend
-             if kind != DISENGAGE}
+             if kind != DISENGAGE and (kind != STEALTH or self.stealth_useful(session, uid))}
     if DISENGAGE in self.t.defend:
         done = self._disengaged.get(uid, set())
         for enemy in self.engaged_with(session, uid):
             if enemy not in done:
                 costs[f"{DISENGAGE}:{enemy}"] = self.t.defend[DISENGAGE]
     return costs
+
+def stealth_useful(self: D20Grid, session: Session, uid: str) -> bool:
+    """Stealth is possible and leaves an Action and an attack to use it this turn."""
+    if STEALTH not in self.t.defend or session.has(uid, c.Guard):
+        return False
+    left = session.get(uid, c.ActionPoints).current - self.t.defend[STEALTH]
+    attacks = session.get(uid, c.Tempo).attacks if session.has(uid, c.Tempo) else 0
+    return (left >= 1 and attacks < self.attacks_allowed(session, uid)
+            and self.watched_by(session, uid) is None)
 
 def ability(self: D20Grid, session: Session, uid: str, field: str) -> int | None:
     """The most any of the unit's abilities allows of `field` (reactions, attacks), or None."""
@@ -155,7 +180,8 @@ def usable_reactions(self: D20Grid, session: Session, plan: AttackPlan, weapon: 
         return [], f"{defender.name} does not see the attack coming"
     usable, used = [], self._reacted.get(target, [])
     if plan.attacker in self._unaware.get(target, set()):
-        return [], f"{defender.name} did not see the ambush coming"
+        return [], (f"{defender.name} has not noticed "
+                    f"{session.get(plan.attacker, c.Unit).name}: no reaction")
     for name in self.reaction_order():
         if name in used:
             continue          # Grace and Finesse: "cannot use same reaction twice in one round"
