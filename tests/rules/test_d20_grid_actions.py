@@ -91,6 +91,24 @@ def test_grace_and_finesse_gives_two_reactions_never_the_same_twice():
         assert fight.session.dice.forced_left == 0
 
 
+def test_with_two_reactions_a_riposte_and_a_parry_never_share_a_round():
+    """"Cannot Parry in the same round as you Riposte": after his riposte, Devin (riposte,
+    parry, dodge, Grace and Finesse) meets the second Thrasher with a dodge, not a parry."""
+    fencer = devin(reactions=("dodge", "parry", "riposte"), abilities=("grace_and_finesse",),
+                   weapons=("sword", "pistol"))
+    with battle([(fencer, (5, 3))], [(thrasher(), (4, 3)), (thrasher(), (6, 3))],
+                initiative=(20, 2, 1)) as fight:
+        ok(fight.submit(EndTurn("red-1")))                       # two Actions held: +2
+        fight.session.dice.force(14, 1, 1)             # 19; riposte 1 + 5 too low; 1d6 = 1
+        first = of(ok(fight.submit(Attack("blue-1", "red-1", "basic"))), AttackResolved)[0]
+        assert "Devin ripostes 1+5 = 6: too low" in first.detail, first.detail
+        ok(fight.submit(EndTurn("blue-1")))
+        fight.session.dice.force(14, 18)
+        second = of(ok(fight.submit(Attack("blue-2", "red-1", "basic"))), AttackResolved)[0]
+        assert "Devin dodges 18+5 = 23: stops it" in second.detail, second.detail
+        assert fight.session.dice.forced_left == 0
+
+
 def test_grace_and_finesse_changes_the_odds_of_a_second_attack():
     """After one reaction (a parry), a second attack's exact odds count the dodge still left
     with Grace and Finesse and no reaction without it: the preview is the core's d20_odds."""

@@ -46,6 +46,7 @@ class Reaction(_P):
     attribute: str
     against: list[Style]
     damage: str | None = None        # rebound: dice dealt back; riposte: the defender's weapon
+    excludes: list[str] = []         # reactions it cannot share a round with (parry / riposte)
 
 
 class CritEffect(_P):

@@ -185,6 +185,8 @@ def usable_reactions(self: D20Grid, session: Session, plan: AttackPlan, weapon: 
     for name in self.reaction_order():
         if name in used:
             continue          # Grace and Finesse: "cannot use same reaction twice in one round"
+        if any(other in used for other in self.core.p.reactions[name].excludes):
+            continue          # "Cannot Parry in the same round as you Riposte", and so on
         sit = Situation(attack_type=attack_type, reaction=name)
         if self.core.can_react(defender, weapon, sit) is not None:
             continue
