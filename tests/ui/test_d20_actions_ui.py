@@ -46,3 +46,28 @@ async def test_the_defend_dialog_offers_disengaging_from_the_enemy_next_to_the_u
         await wait_until(pilot, lambda: any(isinstance(e, Defended) for e in screen.match.history))
         done = next(e for e in screen.match.history if isinstance(e, Defended))
         assert done.defense == f"disengage:{enemy}" and done.ap_cost == 1
+
+
+@pytest.mark.slow
+async def test_the_defend_dialog_offers_stealth_to_a_unit_no_enemy_sees(save_dir, tmp_path):
+    walled = tmp_path / "walled.yaml"
+    walled.write_text(DUEL.read_text().replace("id: ui_duel", "id: ui_walled")
+                      .replace("#A.......#\n    #...=....#\n    #.......B#",
+                               "#A..#....#\n    #...#....#\n    #...#...B#"))
+    assert "#...#...B#" in walled.read_text()
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_new_battle(pilot, str(walled), "5")
+        await pilot.click("#ruleset-d20")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
+        screen = app.screen
+        await wait_until(pilot, screen.my_turn)
+        await pilot.press("u")
+        await wait_until(pilot, lambda: isinstance(app.screen, Choice))
+        button = app.screen.query_one("#d-stealth")
+        assert not button.disabled and str(button.label) == "stealth (1 AP)"
+        await pilot.click("#d-stealth")
+        await wait_until(pilot, lambda: any(isinstance(e, Defended) for e in screen.match.history))
+        done = next(e for e in screen.match.history if isinstance(e, Defended))
+        assert done.defense == "stealth" and done.ap_cost == 1
