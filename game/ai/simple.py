@@ -121,7 +121,9 @@ class SimplePlayer:
         if not enemies or any(s.startswith("defending") for s in me.statuses):
             return None
         kinds = action_costs(battle, me.uid).defend      # in the ruleset's order of preference
-        kind = next((kind for kind, cost in kinds.items() if 0 < cost <= me.ap), None)
+        # a defense against one enemy (d20's `disengage:<id>`) is for walking away, not guarding
+        kind = next((kind for kind, cost in kinds.items() if 0 < cost <= me.ap and ":" not in kind),
+                    None)
         return Defend(me.uid, kind) if kind else None
 
     def _detour(self, battle: Battle, me: UnitInfo) -> Command | None:

@@ -28,7 +28,7 @@ from game.ai import memory as m
 from game.ai.goals import CALM, HURRY, lateness
 from game.ai.levels import Level
 from game.ai.simple import MIN_VALUE, SimplePlayer, walking_distances
-from game.core.commands import Attack, Command, Declare, EndTurn, Move
+from game.core.commands import Attack, Command, Declare, Defend, EndTurn, Move
 from game.core.engine import Battle
 from game.core.events import Refused
 from game.core.queries import (AttackPreview, Sighting, UnitInfo, action_costs, declaring,
@@ -114,6 +114,10 @@ class TabletopPlayer:
             if declares or shot is None:
                 best = self._best_square(battle, me, enemies, shooting=True)
                 move = None if best in (None, me.square) else self._walk(battle, me, best)
+                away = self._disengage(battle, me, move) if move is not None else None
+                if away is not None:
+                    self._moved = False           # then walk, with what is left
+                    return away
                 if move is not None:
                     return move
                 if declares and shot is not None and me.ap == me.ap_per_turn > 1:
@@ -335,6 +339,22 @@ class TabletopPlayer:
                     shooting: bool) -> Command | None:
         best = self._best_square(battle, me, enemies, shooting=shooting)
         return None if best in (None, me.square) else self._walk(battle, me, best)
+
+    @staticmethod
+    def _disengage(battle: Battle, me: UnitInfo, move: Move) -> Command | None:
+        """d20: before walking out of an enemy's reach, disengage from it (One Action) when its
+        attack of opportunity is expected to cost more than a tenth of the unit's health and an
+        Action is left for the walk."""
+        offered = action_costs(battle, me.uid).defend
+        for enemy, mode in opportunity_attacks(battle, me.uid, list(move.path)):
+            kind = f"disengage:{enemy}"
+            cost = offered.get(kind)
+            if cost is None or me.ap - cost < 1:
+                continue
+            preview = preview_attack(battle, enemy, me.uid, mode, threat=True)
+            if not isinstance(preview, Refused) and preview.expected_damage > me.hp / 10:
+                return Defend(me.uid, kind)
+        return None
 
     @staticmethod
     def _walk(battle: Battle, me: UnitInfo, square: Square) -> Command | None:

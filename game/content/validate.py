@@ -240,6 +240,8 @@ def _unit_profile(
                               ("rules", engine), lead)
     problems += _names(scope, origin, ("rules", engine, "reactions"),
                        getattr(profile, "reactions", []), ruleset, "reactions", "reaction", lead)
+    problems += _names(scope, origin, ("rules", engine, "abilities"),
+                       getattr(profile, "abilities", []), ruleset, "abilities", "ability", lead)
     sizes, size = _table(ruleset, "sizes"), getattr(profile, "size", None)
     if sizes is not None and size is not None and size not in sizes:
         message = (f"{lead}unknown size {size!r} in ruleset {ruleset.id!r}"

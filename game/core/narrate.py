@@ -59,6 +59,12 @@ def _attack(e: ev.AttackResolved, n: Namer) -> str:
             f"attack {e.attack.describe()} against defense {e.defense.describe()}: {outcome}.")
 
 
+def _defense(kind: str, n: Namer) -> str:
+    """A defense's words; one against a single enemy is written `<kind>:<its id>`."""
+    kind, _, against = kind.partition(":")
+    return kind.replace("_", " ") + (f" from {n(against)}" if against else "")
+
+
 def _damaged(e: ev.Damaged, n: Namer) -> str:
     if e.source == "bleeding":
         return f"{n(e.unit)} bleeds: {e.taken} HP ({e.hp_before} -> {e.hp_after})."
@@ -142,7 +148,7 @@ _TELLERS: dict[type, Callable] = {
     ev.SuppressionTested: _tested,
     ev.SuppressionEnded: lambda e, n: f"{n(e.unit)} is no longer pinned: {e.reason}.",
     ev.GrenadeThrown: _thrown,
-    ev.Defended: lambda e, n: (f"{n(e.unit)}: {e.defense.replace('_', ' ')} until its next turn"
+    ev.Defended: lambda e, n: (f"{n(e.unit)}: {_defense(e.defense, n)} until its next turn"
                                + (f", {e.check.total} to beat" if e.check is not None else "")
                                + (f" ({e.bonus:+d})" if e.bonus else "") + f" ({e.ap_cost} AP)."),
     ev.DefenseChosen: lambda e, n: f"{n(e.unit)} will defend with: {e.choice}.",

@@ -56,12 +56,12 @@ HIDE = ArmorSpec(id="hide", name="Hide",
 
 def unit(ident: str, name: str, *, dex: int = 0, str_: int = 0, ar: int = 12, hp: int = 20,
          vit: int = 0, wil: int = 0, weapons=("pistol",), reactions=(), armor: str | None = None,
-         sight: int = 20) -> UnitSpec:
+         sight: int = 20, abilities=(), stealth: int = 0, awareness: int = 0) -> UnitSpec:
     spec = b.unit(ident, weapons=weapons, armor=armor, sight=sight)
-    profile = {"hp": hp, "reactions": list(reactions),
+    profile = {"hp": hp, "reactions": list(reactions), "abilities": list(abilities),
                "attributes": {"str": str_, "dex": dex, "per": 0, "wil": wil, "mag": 0, "vit": vit,
                               "armor_rating": ar},
-               "skills": {"awareness": 0, "stealth": 0}}
+               "skills": {"awareness": awareness, "stealth": stealth}}
     return with_rules(spec, name=name, rules={"d20": profile})
 
 
@@ -163,10 +163,13 @@ def test_initiative_ties_go_to_dex_then_to_d6_rolls():
 
 
 def test_an_ambushing_side_acts_first_in_the_first_round_only():
-    """Devin (19) and Arik (7) ambush the Thrasher (15): they act first in round one; from
-    round two all act in initiative order."""
+    """Devin (19) and Arik (7) ambush the Thrasher (15), each beating its Awareness (stealth
+    16 and 18 against 5): they act first in round one; from round two all act in initiative
+    order."""
     setup_red = [(arik(), (1, 3)), (devin(), (1, 5))]
-    with battle(setup_red, [(thrasher(), (10, 4))], initiative=(6, 16, 13), ambush="red") as fight:
+    with battle(setup_red, [(thrasher(), (10, 4))], initiative=(6, 16, 13, 15, 5, 15, 5),
+                ambush="red") as fight:
+        assert fight.session.dice.forced_left == 0
         assert fight.session.order == ["red-2", "red-1", "blue-1"]
         for uid in ("red-2", "red-1", "blue-1"):
             ok(fight.submit(EndTurn(uid)))

@@ -38,6 +38,9 @@ def turn_share(share: float, turns: int) -> int:
 
 
 TOTAL_DISENGAGE = "total_disengage"
+STEALTH = "stealth"
+DISENGAGE = "disengage"           # from one enemy: the defense "disengage:<its id>"
+OPPORTUNITY = "attack_of_opportunity"   # a reaction too, counted among the round's
 
 
 MAX_FULL_AUTO_TOTAL = 2000

@@ -46,6 +46,7 @@ class Reaction(_P):
     attribute: str
     against: list[Style]
     damage: str | None = None        # rebound: dice dealt back; riposte: the defender's weapon
+    excludes: list[str] = []         # reactions it cannot share a round with (parry / riposte)
 
 
 class CritEffect(_P):
@@ -85,6 +86,12 @@ class Unarmed(_P):
     by_size: dict[str, UnarmedSize]
 
 
+class Ability(_P):
+    """A skill that changes the turn: more reactions a round, more attacks a turn."""
+    reactions: int | None = Field(default=None, ge=1)
+    attacks: int | None = Field(default=None, ge=1)
+
+
 class D20Params(_P):
     die: int = Field(ge=2)
     initiative_attribute: str
@@ -92,6 +99,8 @@ class D20Params(_P):
     actions_per_turn: int = Field(ge=1)
     free_actions: int = Field(ge=0)
     attacks_per_turn: int = Field(ge=1)
+    reactions_per_round: int = Field(default=1, ge=1)
+    abilities: dict[str, Ability] = Field(default_factory=dict)
     held_action_reaction_bonus: int
     speed_base: int
     speed_attribute_divisor: int = Field(ge=1)

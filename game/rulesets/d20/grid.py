@@ -32,7 +32,7 @@ from game.core import gm
 from game.rulesets.tabletop.grid import GridRules
 from game.core.commands import ChangeStance
 from game.core.dice import DiceCode
-from game.core.events import AttackResolved, Check, StanceChanged
+from game.core.events import AttackResolved, Check, StanceChanged, StatusChanged
 from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems.attack import AttackPlan
@@ -42,8 +42,8 @@ from game.rulesets.d20.core import D20Rules, Fighter, Outcome, Situation, Style,
 from game.rulesets.eclipse.core import roller_from
 from game.rulesets.d20 import reactions, turns, words
 from game.rulesets.d20.odds import d20_odds
-from game.rulesets.d20.common import (MAX_FULL_AUTO_TOTAL, STANCE_HEIGHT, TOTAL_DISENGAGE, adjacent,
-                                      guard_kind)
+from game.rulesets.d20.common import (MAX_FULL_AUTO_TOTAL, STANCE_HEIGHT, STEALTH, TOTAL_DISENGAGE,
+                                      adjacent, guard_kind)
 
 
 class D20Grid(GridRules):
@@ -80,6 +80,13 @@ class D20Grid(GridRules):
         self._next_turn_loss: dict[str, dict[str, float]] = {}
         # Free Actions each unit has taken in its turn under way (lowering its position).
         self._free_used: dict[str, int] = {}
+        # Reactions each unit has made in its round (Grace and Finesse: two, not the same twice),
+        # the enemies it has disengaged from until its next turn, and the ambushers each target
+        # has not noticed (it failed its Awareness against their Stealth) until its first turn.
+        self._reacted: dict[str, list[str]] = {}
+        self._disengaged: dict[str, set[str]] = {}
+        self._unaware: dict[str, set[str]] = {}
+        self._surprise: set[str] = set()
 
     # --- taken from the modules beside this one ------------------------------------------
 
@@ -102,6 +109,14 @@ class D20Grid(GridRules):
     reaction_bonus = reactions.reaction_bonus
     on_step = reactions.on_step
     provokers = reactions.provokers
+    engaged_with = reactions.engaged_with
+    defense_costs = reactions.defense_costs
+    ability = reactions.ability
+    reactions_allowed = reactions.reactions_allowed
+    reacted = reactions.reacted
+    ambush = turns.ambush
+    watched_by = reactions.watched_by
+    stealth_useful = reactions.stealth_useful
 
     label = words.label
     detail = words.detail
@@ -337,8 +352,12 @@ class D20Grid(GridRules):
     def check_attack(self, session: Session, plan: AttackPlan) -> None:
         """One attack a turn; none in Defensive Stance; ranged attacks within the weapon's range;
         the weapon must have d20 numbers."""
-        super().check_attack(session, plan)
+        self.weapon_profile(plan.weapon)          # a weapon without this ruleset's numbers
         name = session.get(plan.attacker, c.Unit).name
+        limit = self.attacks_allowed(session, plan.attacker)
+        if session.get(plan.attacker, c.Tempo).attacks >= limit:
+            raise Illegal(f"{name} has made {'its attack' if limit == 1 else f'its {limit} attacks'}"
+                          " this turn" + (" (Combat Prowess allows more)." if limit == 1 else "."))
         if guard_kind(session, plan.attacker) == "defensive_stance":
             raise Illegal(f"{name} is in Defensive Stance: no attack this turn.")
         self.weapon_for(session, plan)
@@ -353,19 +372,26 @@ class D20Grid(GridRules):
                               f"away, beyond the {plan.weapon.name}'s range of "
                               f"{plan.weapon.range}.")
 
+    def attacks_allowed(self, session: Session, uid: str) -> int:
+        """One attack or magical ability a turn; Combat Prowess: more (its `attacks`)."""
+        return self.ability(session, uid, "attacks") or self.core.p.attacks_per_turn
+
     def strike(self, session: Session, plan: AttackPlan, reaction: bool, *,
                note: str = "") -> AttackResolved:
         uid, target = plan.attacker, plan.target
         weapon = self.weapon_for(session, plan)
         attacker, defender = self.fighter(session, uid), self.fighter(session, target)
+        unseen = self.stealth_test(session, uid, target, attacker, defender)
         sit, why_not = self.situation(session, plan, weapon, defender)
+        if unseen:
+            self._unaware[target].discard(uid)
         out = self.core.attack(attacker, defender, weapon, sit,
                                roller_from(session.dice, defender=target))
         gm.spend(session, uid)
         ammo = self.spend_ammo(session, plan)
         self.record(session, plan, out.hit)
         if out.reaction is not None:
-            session.get(target, c.Condition).reacted_round = session.round
+            self.reacted(session, target, sit.reaction)
         attack = Check("attack", (out.natural,),
                        tuple((self.label(k), v) for k, v in out.hit_parts), out.hit_test)
         armor = tuple((k, v) for k, v in self.armor_parts(session, target) if v)
@@ -386,6 +412,29 @@ class D20Grid(GridRules):
         if kind.reaction_bonus and not session.has(uid, c.Guard):
             session.add(uid, c.Guard(sit.attack_type, None, kind.reaction_bonus))
         return event
+
+    def stealth_test(self, session: Session, uid: str, target: str, attacker: Fighter,
+                     defender: Fighter) -> bool:
+        """An attack from Stealth: Stealth (d20 + stealth + DEX) against the target's Awareness
+        (d20 + awareness + PER), as for an ambush; won, the target does not see it coming and
+        cannot react. The attack gives the unit away: its Stealth ends. True when the target
+        has been made unaware for this attack only."""
+        if guard_kind(session, uid) != STEALTH:
+            return False
+        session.remove(uid, c.Guard)
+        if uid in self._unaware.get(target, set()):
+            return False                      # already unseen (an ambush): nothing to roll
+        stealth = session.get(uid, c.Stats).skills.get("stealth", 0)
+        mine, theirs, won = self.core.ambush(attacker, defender, stealth, defender.awareness,
+                                             roller_from(session.dice, by=uid, defender=target))
+        square = session.position(target)
+        session.emit(StatusChanged(target, "ambushed" if won else "alert", 1,
+                                   f"stealth {mine} against awareness {theirs}: {defender.name} "
+                                   f"{'does not notice' if won else 'notices'} {attacker.name}"),
+                     *([square] if square else []))
+        if won:
+            self._unaware.setdefault(target, set()).add(uid)
+        return won
 
     def apply_hits(self, session: Session, plan: AttackPlan, out: Outcome, attacker: Fighter,
                    defender: Fighter, weapon: Weapon) -> None:
@@ -443,9 +492,23 @@ class D20Grid(GridRules):
         try:
             odds = d20_odds(self.core, attacker, defender, weapon, sit)
             parts = self.core.hit_parts(attacker, defender, weapon, sit)
+            unseen_odds = None
+            if sit.reaction != "none" and guard_kind(session, plan.attacker) == STEALTH:
+                unseen_odds = d20_odds(self.core, attacker, defender, weapon,
+                                       dataclasses.replace(sit, reaction="none"))
         except ValueError as why:
             raise Illegal(str(why)) from None
-        hits = list(odds.hits) + [0.0] * max(0, plan.rof + 1 - len(odds.hits))
+        hit_chance, expected, hits = odds.p_hit, odds.expected_damage, list(odds.hits)
+        if unseen_odds is not None:
+            # from Stealth: unseen (no reaction) with the chance of the Stealth test
+            won = self.stealth_chance(session, plan.attacker, attacker, defender)
+            hit_chance = won * unseen_odds.p_hit + (1 - won) * odds.p_hit
+            expected = won * unseen_odds.expected_damage + (1 - won) * odds.expected_damage
+            size = max(len(hits), len(unseen_odds.hits))
+            hits = [won * (unseen_odds.hits[k] if k < len(unseen_odds.hits) else 0.0)
+                    + (1 - won) * (odds.hits[k] if k < len(odds.hits) else 0.0)
+                    for k in range(size)]
+        hits = hits + [0.0] * max(0, plan.rof + 1 - len(hits))
         mean_hits = sum(k * p for k, p in enumerate(hits))
         defense = [(k, v) for k, v in self.armor_parts(session, plan.target) if v]
         if sit.reaction != "none":
@@ -454,6 +517,15 @@ class D20Grid(GridRules):
                      + self.core.reaction_bonus(sit.held_actions) + sit.defender_reaction_bonus)
             defense.append((f"{sit.reaction} (d20 +)", bonus))
         return {"attack_modifiers": tuple((self.label(k), v) for k, v in parts),
-                "defense_modifiers": tuple(defense), "hit_chance": odds.p_hit, "hits": tuple(hits),
-                "damage_per_hit": odds.expected_damage / mean_hits if mean_hits else 0.0,
-                "expected_damage": odds.expected_damage}
+                "defense_modifiers": tuple(defense), "hit_chance": hit_chance, "hits": tuple(hits),
+                "damage_per_hit": expected / mean_hits if mean_hits else 0.0,
+                "expected_damage": expected}
+
+    def stealth_chance(self, session: Session, uid: str, attacker: Fighter,
+                       defender: Fighter) -> float:
+        """The exact chance that the unit's Stealth beats the defender's Awareness (strictly)."""
+        die = self.core.p.die
+        mine = session.get(uid, c.Stats).skills.get("stealth", 0) + attacker.attributes.get("dex", 0)
+        theirs = defender.awareness + defender.attributes.get("per", 0)
+        wins = sum(1 for a in range(1, die + 1) for t in range(1, die + 1) if a + mine > t + theirs)
+        return wins / (die * die)

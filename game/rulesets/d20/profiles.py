@@ -34,3 +34,5 @@ class UnitProfile(shared.UnitProfile):
     resistances: list[Ident] = Field(default_factory=list)   # damage types halved
     weaknesses: list[Ident] = Field(default_factory=list)    # damage types doubled
     size: Ident = "medium"           # a size of the ruleset's params
+    abilities: list[Ident] = Field(default_factory=list)
+    """Skills of the ruleset's params `abilities`: grace_and_finesse, combat_prowess."""

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from game.core import components as c
 from game.rulesets.tabletop.grid import GridRules
-from game.core.events import Check, InitiativeOrder
+from game.core.events import Check, InitiativeOrder, StatusChanged
 from game.core.session import Session
 from game.core.systems.turns import check_victory
 from game.rulesets.d20.core import Fighter
@@ -41,11 +41,47 @@ def _roll_initiative(self: D20Grid, session: Session) -> None:
         score = session.get(uid, c.Stats).attributes.get(attr, 0)
         check = Check.of("initiative", (total - score,), [(attr.upper(), score)])
         self._initiative[uid] = (check, (score, -place))
+    self.ambush(session)
+
+def ambush(self: D20Grid, session: Session) -> None:
+    """An ambush as the text rolls it: each member of the scenario's ambushing side rolls
+    Stealth (d20 + stealth + DEX) against each enemy's Awareness (d20 + awareness + PER), the
+    core's `ambush`. An enemy it beats has not noticed it: it cannot react to that ambusher's
+    attacks until its own first turn ("if you are aware of the attack"). An ambusher that
+    beats at least one enemy remains hidden and takes its turn before initiative (first in
+    round one); one that beats none is noticed and acts in its initiative place.
+    CHOICE: every ambusher rolls against every enemy at the start (the grid does not know
+    yet whom it will attack), in the scenario's order."""
+    ambushers = {s.id for s in session.setup.scenario.sides if s.ambush}
+    if session.round != 0 or not ambushers:
+        return
+    units = [(uid, unit) for uid, unit in session.units() if session.is_up(uid)]
+    for uid, unit in units:
+        if unit.side not in ambushers:
+            continue
+        me = self.fighter(session, uid)
+        stealth = session.get(uid, c.Stats).skills.get("stealth", 0)
+        for target, other in units:
+            if other.side == unit.side:
+                continue
+            them = self.fighter(session, target)
+            mine, theirs, won = self.core.ambush(me, them, stealth, them.awareness,
+                                                 roller_from(session.dice, by=uid, defender=target))
+            if won:
+                self._unaware.setdefault(target, set()).add(uid)
+                self._surprise.add(uid)
+            verdict = "does not notice" if won else "notices"
+            square = session.position(target)
+            session.emit(StatusChanged(target, "ambushed" if won else "alert", 1,
+                                       f"stealth {mine} against awareness {theirs}: "
+                                       f"{them.name} {verdict} {me.name}"),
+                         *([square] if square else []))
 
 def start_round(self: D20Grid, session: Session) -> None:
-    """An ambushing side acts before everyone else in the first round only ("a turn before
-    initiative"); from the second, everyone acts in initiative order."""
-    if session.round != 2 or not self._initiative:
+    """The ambushers that stayed hidden act before everyone else in the first round only
+    ("a turn before initiative"); the others, and everyone from the second round, act in
+    initiative order."""
+    if session.round not in (1, 2) or not self._initiative:
         return
     if not any(side.ambush for side in session.setup.scenario.sides):
         return
@@ -56,6 +92,9 @@ def start_round(self: D20Grid, session: Session) -> None:
         check, ties = self._initiative[uid]
         return (-check.total, tuple(-t for t in ties), listed[uid])
     order = sorted(session.order, key=key)
+    if session.round == 1:
+        order = ([uid for uid in session.order if uid in self._surprise]
+                 + [uid for uid in order if uid not in self._surprise])
     if order != session.order:
         session.order = order
         session.emit(InitiativeOrder(tuple(order)))
@@ -70,6 +109,9 @@ def begin_turn(self: D20Grid, session: Session, uid: str) -> str | None:
     cond.reacted_round = 0           # CHOICE: a unit's round runs from its turn to its next
     next_turn = self._next_turn_loss.pop(uid, {})     # this is that next turn, acted or not
     self._free_used.pop(uid, None)                    # a new turn, a new Free Action
+    self._reacted.pop(uid, None)                      # its reactions come back
+    self._disengaged.pop(uid, None)                   # a Disengage lasts until this turn
+    self._unaware.pop(uid, None)                      # it is in the fight now
     if why is not None:
         return why
     roll = roller_from(session.dice, by=uid)

@@ -273,16 +273,25 @@ class Orders:
             self.play(Defend(uid, next(iter(kinds))))
             return
         ap = unit_info(self.match.battle, uid).ap
-        short = frozenset(f"d-{kind}" for kind, cost in kinds.items() if not 0 < cost <= ap)
+        keys = {kind.replace(":", "-"): kind for kind in kinds}    # a widget id has no ":"
+        short = frozenset(f"d-{key}" for key, kind in keys.items() if not 0 < kinds[kind] <= ap)
         if len(short) == len(kinds):
             self.screen.notify(f"No defense is affordable: {ap} AP left.", title="Not possible",
                                severity="warning", timeout=4)
             return
         self._ask("Defend", "The defense lasts until this unit's next turn.",
-                  [(f"d-{kind}", f"{kind.replace('_', ' ')} ({cost} AP)"
-                    + (f": {ap} AP left" if f"d-{kind}" in short else ""))
-                   for kind, cost in kinds.items()],
-                  lambda kind: Defend(uid, kind), short)
+                  [(f"d-{key}", f"{self._defense_words(kind)} ({kinds[kind]} AP)"
+                    + (f": {ap} AP left" if f"d-{key}" in short else ""))
+                   for key, kind in keys.items()],
+                  lambda key: Defend(uid, keys[key]), short)
+
+    def _defense_words(self, kind: str) -> str:
+        """A defense's label; one against a single enemy (`disengage:<id>`) names it."""
+        kind, _, against = kind.partition(":")
+        words = kind.replace("_", " ")
+        if against:
+            words += f" from {unit_info(self.match.battle, against).name}"
+        return words
 
     def declare(self) -> None:
         """n: how many actions the unit takes this round (OpenD6: -1D each beyond the first)."""
