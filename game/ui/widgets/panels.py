@@ -7,6 +7,8 @@ Each draws what the screen hands it (the engine's answers: `UnitInfo`, `AttackPr
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -142,13 +144,34 @@ class ActionBar(Static):
             self.update(Text(f"{self.playing} is playing…") if self.playing else "")
 
 
+_TURN_AP = re.compile(r": \d+ AP( \([^()]*\))?\.$")    # "Trooper's turn: 14 AP (2 still owed)."
+_AP_NOTE = re.compile(r" ?\([^()]*\bAP\b[^()]*\)")      # "(6 AP; 8 left)", "(2 AP)"
+
+
+def without_ap(line: str) -> str:
+    """The line with its AP figures left out."""
+    return _AP_NOTE.sub("", _TURN_AP.sub(".", line))
+
+
+def ap_hider(match: Match, side: str) -> Callable[[Event, str], str]:
+    """(event, line) -> the line as `side` is told it: another side's unit's AP left out (how
+    much a unit had and has left is not told to its enemies' player)."""
+    def hide(event: Event, line: str) -> str:
+        uid = getattr(event, "unit", None)
+        if isinstance(uid, str) and uid in match.battle.session.entities \
+                and match.side_of(uid) != side:
+            return without_ap(line)
+        return line
+    return hide
+
+
 LOG_EVENTS = 300          # events the battle screen's log is rebuilt from (the full log: all)
 
 
 def log_lines(match: Match, viewer: str, limit: int | None = None) -> list[str]:
     """The log's lines from the last `limit` events `viewer` saw (LOG_EVENTS by default)."""
     events = match.seen_by(viewer, LOG_EVENTS if limit is None else limit)
-    lines = tell(events, match.tell, match.name)
+    lines = tell(events, match.tell, match.name, ap_hider(match, viewer))
     if not events:
         session = match.battle.session
         lines.append(f"{session.setup.scenario.name}, round {session.round}: "
@@ -174,7 +197,7 @@ class CombatLog(RichLog, can_focus=False):
 
     def tell_events(self, events: list[Event], viewer: str) -> None:
         seen = [event for event in events if viewer in event.seen_by]
-        self.tell(tell(seen, self.match.tell, self.match.name))
+        self.tell(tell(seen, self.match.tell, self.match.name, ap_hider(self.match, viewer)))
 
     def tell(self, lines: list[str]) -> None:
         for line in lines:
