@@ -208,6 +208,31 @@ class Replay:
         self.close()
 
 
+def human_sides(replay: Replay, state: Any) -> list[str]:
+    """The sides a person played in the save `state` (its seats), in the battle's order."""
+    seats = state.get("seats") if isinstance(state, dict) else None
+    if not isinstance(seats, dict):
+        return []
+    return [side for side in replay.sides
+            if isinstance(seats.get(side), dict) and seats[side].get("human") is True]
+
+
+def open_views(replay: Replay, state: Any) -> tuple[list[str | None], str]:
+    """The views a person opening the save `state` may watch, and why there are none.
+
+    A finished battle: every side's and everything. An unfinished one is still being played,
+    so whoever opens it sees only what a player of it saw: with one person, that person's side;
+    with two or more (hot-seat) the one opening it could be any of them, so none until it ends.
+    A save without seats: its first side."""
+    if replay.over:
+        return replay.views(), ""
+    humans = human_sides(replay, state)
+    if len(humans) >= 2:
+        return [], ("The battle is not over, and more than one person plays it: it can be "
+                    "replayed once it has ended (no player may watch another's side).")
+    return [humans[0] if humans else replay.sides[0]], ""
+
+
 def seen(events: Sequence[Event], view: str | None) -> list[Event]:
     """The events a side saw (`view`), or every event the all-seeing log tells (None)."""
     if view is None:
