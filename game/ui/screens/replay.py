@@ -10,7 +10,6 @@ rebuilds the battle through the engine, and what is drawn comes from the engine'
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 from rich.text import Text
