@@ -107,7 +107,7 @@ _TELLERS: dict[type, Callable] = {
     ev.TurnUnseen: lambda e, n: f"{n(e.unit)} acts, out of sight.",
     ev.TurnSkipped: lambda e, n: f"{n(e.unit)} skips the turn: {e.reason}.",
     ev.TurnEnded: lambda e, n: f"{n(e.unit)} ends the turn.",
-    ev.BattleEnded: lambda e, n: (f"Battle over: {n(e.winner)} wins ({e.reason})." if e.winner
+    ev.BattleEnded: lambda e, n: (f"Battle over: victory for {n(e.winner)} ({e.reason})." if e.winner
                                   else f"Battle over: a draw ({e.reason})."),
     ev.Moved: lambda e, n: (f"{n(e.unit)} moves to {e.end} ({e.ap_cost} AP"
                             + (", rough ground" if e.rough else "") + f"; {e.ap_left} left)."),

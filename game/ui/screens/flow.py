@@ -172,6 +172,7 @@ class TurnFlow:
             screen.busy = False
         if screen.alive():
             screen.refresh_state()
+            screen.redraw()                     # "Space: skip" leaves the status line
             self.next_turn()
 
     async def _play_computer_sides(self) -> None:

@@ -100,6 +100,9 @@ class Orders:
         screen, kinds = self.screen, self.grenades()
         if screen.area is None or screen.area.kind != "throw" or not kinds:
             return
+        if len(kinds) == 1:
+            screen.notify("Only one kind of grenade.", timeout=2)
+            return
         current = kinds.index(screen.area.grenade) if screen.area.grenade in kinds else -1
         self.grenade = kinds[(current + 1) % len(kinds)]
         screen.area = AreaAim("throw", self.grenade)
