@@ -132,11 +132,8 @@ class ReplayScreen(GameScreen[None]):
         self.map.show(scene)
         acting = self._acting()
         if acting is not None:
-            square, info = acting
-            self.map.keep_in_view(square)
-            self.unit_card.unit = (info, view is None or info.side == view)
-        else:
-            self.unit_card.unit = None
+            self.map.keep_in_view(acting[0])
+        self._show_card()
         self.turn_card.card = turn_card(match, view or match.sides[0])
         if rebuild_log or told is None:
             self._rebuild_log()
@@ -155,6 +152,21 @@ class ReplayScreen(GameScreen[None]):
                 if uid is not None and info.uid == uid:
                     return square, info
         return None
+
+    def _show_card(self) -> None:
+        """The card of the unit whose turn the status line names (the step's unit once the
+        battle is over), or why there is none: the view does not see it."""
+        session, view = self.match.battle.session, self.view
+        command = self.replay.step.command
+        uid = command.unit if session.over and command is not None else session.active
+        info = next((info for info in self.known.values() if info.uid == uid), None)
+        if info is not None:
+            self.unit_card.unit = (info, view is None or info.side == view)
+            return
+        self.unit_card.unit = None
+        if uid is not None:
+            self.unit_card.update(f"{self.match.name(uid)}'s turn:\nout of "
+                                  f"{self.view_name(view)}'s sight.", layout=True)
 
     def _rebuild_log(self) -> None:
         self.log_view.clear()
