@@ -75,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("save", help="a save's name (in the save folder) or the path of a save file")
     replay.add_argument("--text", action="store_true",
                         help="print the battle's log step by step instead of opening the app "
-                        "(everything, as an all-seeing watcher)")
+                        "(a finished battle: everything, as an all-seeing watcher; one still going "
+                        "on: its first person's side unless --view says)")
     replay.add_argument("--view", metavar="SIDE", default=None,
                         help="with --text: only what this side saw (a side id of the battle)")
     campaign = sub.add_parser("campaign", help="play a campaign headless, computer against computer")
@@ -203,7 +204,13 @@ def _replay(args: argparse.Namespace) -> int:
                 f"{', '.join(replay.sides)}).", file=sys.stderr)
             return 2
         if args.text:
-            _replay_text(replay, args.view)
+            view = args.view
+            if view is None and not replay.over:      # never all-seeing while it goes on
+                from game.replay import human_sides
+                view = (human_sides(replay, state) or replay.sides)[0]
+                say(f"-- The battle is not over: its log as {replay.name(view)} ({view}) saw "
+                    "it; --view SIDE for another side's --")
+            _replay_text(replay, view)
             return 0
     if args.view is not None:
         say("skirmish: --view goes with --text (in the app, v changes the view).", file=sys.stderr)

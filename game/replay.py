@@ -2,8 +2,8 @@
 
 A battle is decided by its setup, its seed and its commands (`Battle.state()`), so a replay
 rebuilds it command by command: step 0 is the battle as it began (its opening events), step N
-the battle after its Nth command. Going back rebuilds the battle from the start up to the step
-before. The whole log is replayed once when the replay is made, so a save whose commands no
+the battle after its Nth command. Going back rebuilds the battle from the nearest checkpoint
+(a copy of the battle kept every CHECKPOINT_EVERY steps) up to the step before. The whole log is replayed once when the replay is made, so a save whose commands no
 longer apply (or that does not reach its saved position) is refused before anything is shown.
 
 Nothing here draws: the app's Replay screen and `skirmish replay --text` read it.
@@ -23,6 +23,9 @@ from game.core.dice import BadRoll, RollNeeded
 from game.core.engine import STATE_FORMAT, Battle
 from game.core.events import Event, Refused, TurnUnseen
 from game.core.narrate import describe, tell
+
+
+CHECKPOINT_EVERY = 50      # steps between the copies of the battle kept to go back from
 
 
 class ReplayError(ValueError):
@@ -83,6 +86,7 @@ class Replay:
         self.steps: tuple[Step, ...] = tuple(steps)
         self.battle = self._new_battle()
         self.position = 0
+        self.checkpoints: dict[int, Battle] = {}     # step -> a copy of the battle after it
 
     # --- making one ---------------------------------------------------------------------------
 
@@ -162,7 +166,8 @@ class Replay:
         return self.steps[self.position]
 
     def forward(self) -> Step | None:
-        """Carry out the next command; the step it makes, or None at the end."""
+        """Carry out the next command; the step it makes, or None at the end. Every
+        CHECKPOINT_EVERY steps a copy of the battle is kept to go back from."""
         if self.at_end:
             return None
         number = self.position + 1
@@ -170,10 +175,17 @@ class Replay:
         if isinstance(result, Refused):       # the log was checked when the replay was made
             raise ReplayError(f"command {number} no longer applies: {result.reason}")
         self.position = number
+        if number % CHECKPOINT_EVERY == 0 and number not in self.checkpoints:
+            try:
+                self.checkpoints[number] = self.battle.copy()
+            except RuntimeError:              # cannot be copied: going back replays it all
+                pass
+            self.battle.session.use()
         return self.steps[number]
 
     def back(self) -> Step | None:
-        """The battle one step earlier (rebuilt from the start); None at the start."""
+        """The battle one step earlier (rebuilt from the nearest checkpoint before it, else
+        from the start); None at the start."""
         if self.position == 0:
             return None
         self.seek(self.position - 1)
@@ -184,8 +196,13 @@ class Replay:
         number = max(0, min(self.total, number))
         if number < self.position:
             self.battle.close()
-            self.battle = self._new_battle()
-            self.position = 0
+            kept = max((step for step in self.checkpoints if step <= number), default=0)
+            if kept:
+                self.battle = self.checkpoints[kept].copy()
+                self.position = kept
+            else:
+                self.battle = self._new_battle()
+                self.position = 0
         while self.position < number:
             self.forward()
         return self.step
@@ -213,12 +230,40 @@ class Replay:
 
     def close(self) -> None:
         self.battle.close()
+        for kept in self.checkpoints.values():
+            kept.close()
+        self.checkpoints.clear()
 
     def __enter__(self) -> Replay:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def human_sides(replay: Replay, state: Any) -> list[str]:
+    """The sides a person played in the save `state` (its seats), in the battle's order."""
+    seats = state.get("seats") if isinstance(state, dict) else None
+    if not isinstance(seats, dict):
+        return []
+    return [side for side in replay.sides
+            if isinstance(seats.get(side), dict) and seats[side].get("human") is True]
+
+
+def open_views(replay: Replay, state: Any) -> tuple[list[str | None], str]:
+    """The views a person opening the save `state` may watch, and why there are none.
+
+    A finished battle: every side's and everything. An unfinished one is still being played,
+    so whoever opens it sees only what a player of it saw: with one person, that person's side;
+    with two or more (hot-seat) the one opening it could be any of them, so none until it ends.
+    A save without seats: its first side."""
+    if replay.over:
+        return replay.views(), ""
+    humans = human_sides(replay, state)
+    if len(humans) >= 2:
+        return [], ("The battle is not over, and more than one person plays it: it can be "
+                    "replayed once it has ended (no player may watch another's side).")
+    return [humans[0] if humans else replay.sides[0]], ""
 
 
 def seen(events: Sequence[Event], view: str | None) -> list[Event]:

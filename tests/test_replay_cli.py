@@ -101,3 +101,19 @@ def test_a_missing_save_exits_2_without_a_traceback(tmp_path):
                            "gone"], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 2
     assert "does not exist" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_text_of_an_unfinished_battle_is_one_persons_side_not_everything(tmp_path, capsys):
+    state = played(str(FOG), 3, commands=25)[0]
+    state["seats"] = {"red": {"human": False, "name": "Computer", "level": "simple"},
+                      "blue": {"human": True, "name": "Ann"},
+                      "green": {"human": True, "name": "Bo"}}
+    write_save(tmp_path, "going", state)
+    assert main(["--save-dir", str(tmp_path), "replay", "going", "--text"]) == 0
+    default = capsys.readouterr().out.splitlines()
+    assert default[0].startswith("-- The battle is not over: its log as ")
+    assert "(blue) saw it" in default[0]                        # the first person's side
+    assert main(["--save-dir", str(tmp_path), "replay", "going", "--text", "--view", "blue"]) == 0
+    assert default[1:] == capsys.readouterr().out.splitlines()
+    assert main(["--save-dir", str(tmp_path), "replay", "going", "--text", "--view", "red"]) == 0
+    assert capsys.readouterr().out.splitlines() != default[1:]

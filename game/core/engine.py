@@ -445,6 +445,16 @@ class Battle:
         names.update({uid: unit.name for uid, unit in s.units()})
         return names
 
+    def copy(self) -> Battle:
+        """An independent copy of the battle as it is now (`Session.copy`): a replay keeps a
+        few to go back from instead of replaying from the start."""
+        other = copy.copy(self)
+        other.session = self.session.copy()
+        other.commands = list(self.commands)
+        other._undo = []                 # a checkpoint is not undone
+        other._no_undo = NOTHING_TO_UNDO
+        return other
+
     # --- saving -------------------------------------------------------------------------------
 
     def state(self) -> dict[str, Any]:

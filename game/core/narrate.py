@@ -16,15 +16,17 @@ def describe(event: ev.Event, name: Namer) -> str:
 
 
 def tell(events: Iterable[ev.Event], line: Callable[[ev.Event], str],
-         name: Namer) -> list[str]:
+         name: Namer, after: Callable[[ev.Event, str], str] | None = None) -> list[str]:
     """The log's lines for `events`, each told by `line`, but a unit's steps one after another
-    (nothing happening between them) are one line: where it went, and the AP it all cost."""
+    (nothing happening between them) are one line: where it went, and the AP it all cost.
+    `after`, if given, gets each line with its (first) event and may reword it."""
     lines: list[str] = []
     walk: list[ev.Moved] = []
 
     def end_walk() -> None:
         if walk:
-            lines.append(line(walk[0]) if len(walk) == 1 else _walked(walk, name))
+            text = line(walk[0]) if len(walk) == 1 else _walked(walk, name)
+            lines.append(after(walk[0], text) if after else text)
             walk.clear()
 
     for event in events:
@@ -34,7 +36,7 @@ def tell(events: Iterable[ev.Event], line: Callable[[ev.Event], str],
             walk.append(event)
         else:
             end_walk()
-            lines.append(line(event))
+            lines.append(after(event, line(event)) if after else line(event))
     end_walk()
     return lines
 
@@ -116,7 +118,7 @@ _TELLERS: dict[type, Callable] = {
     ev.TurnUnseen: lambda e, n: f"{n(e.unit)} acts, out of sight.",
     ev.TurnSkipped: lambda e, n: f"{n(e.unit)} skips the turn: {e.reason}.",
     ev.TurnEnded: lambda e, n: f"{n(e.unit)} ends the turn.",
-    ev.BattleEnded: lambda e, n: (f"Battle over: {n(e.winner)} wins ({e.reason})." if e.winner
+    ev.BattleEnded: lambda e, n: (f"Battle over: victory for {n(e.winner)} ({e.reason})." if e.winner
                                   else f"Battle over: a draw ({e.reason})."),
     ev.Moved: lambda e, n: (f"{n(e.unit)} moves to {e.end} ({e.ap_cost} AP"
                             + (", rough ground" if e.rough else "") + f"; {e.ap_left} left)."),

@@ -302,8 +302,8 @@ class ActionCosts:
     stance: dict[tuple[str, bool], int]       # (stance, drop) -> AP
     modes: dict[str, int]                     # fire mode -> AP before aim
     aim: tuple[int, ...]                      # AP to reach aim level k from what is bought
-    overwatch: int
-    suppress: int | None
+    overwatch: int | None                     # None: the unit has not the ability
+    suppress: int | None                      # None: no such action, or not the ability
     reload: int | None
     draw: dict[int, int]                      # carried weapon index -> AP
     throw: int | None
@@ -329,7 +329,8 @@ def action_costs(battle: Battle, uid: str) -> ActionCosts:
                 for new in c.STANCES for drop in (False, True) if new != stance and (not drop or new == "prone")},
         modes={m.name: m.ap for m in weapon.modes} if weapon else {},
         aim=aim,
-        overwatch=rules.overwatch_cost(ap.per_turn),
+        overwatch=(rules.overwatch_cost(ap.per_turn)
+                   if "overwatch" in s.get(uid, c.Stats).abilities else None),
         suppress=special["suppress"],
         reload=weapon.reload_ap if weapon and weapon.kind == "firearm" else None,
         draw={i: s.weapons[w.weapon].draw_ap for i, w in enumerate(loadout.weapons)},

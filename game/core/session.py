@@ -191,6 +191,30 @@ class Session:
             parts[c.ActionPoints] = dataclasses.replace(ap, current=actions)
         return other
 
+    def copy(self) -> Session:
+        """An independent copy of this battle's state in a world of its own (a replay's
+        checkpoint): playing on in either leaves the other as it was. The content, grid and
+        ruleset, which no command changes, are shared."""
+        memo: dict[int, Any] = {id(shared): shared for shared in
+                                (self.setup, self.grid, self.rules, self.weapons, self.armors,
+                                 self.templates)}
+        self.use()
+        other = copy.copy(self)
+        for name, value in vars(self).items():
+            if id(value) not in memo and name not in ("world", "entities"):
+                setattr(other, name, copy.deepcopy(value, memo))
+        other.world = f"battle-{next(_world_ids)}"
+        esper.switch_world(other.world)
+        other.entities = {}
+        for uid, entity in sorted(self.entities.items(), key=lambda item: item[1]):
+            made = esper.create_entity(*other._parts[uid].values())
+            if made != entity:
+                other.close()
+                raise RuntimeError("the copy's entities are numbered unlike the battle's")
+            other.entities[uid] = made
+        self.use()
+        return other
+
     def units(self) -> Iterator[tuple[str, c.Unit]]:
         for uid, parts in self._parts.items():
             yield uid, parts[c.Unit]

@@ -1,8 +1,9 @@
 """The action bar's contents: every action of the selected unit, its key and AP cost.
 
 The costs come from the engine (`queries.action_costs`), priced as it will charge them; the
-engine still decides. An action the unit plainly cannot afford is greyed, never hidden, and if
-the engine refuses anything its reason is shown as it gave it.
+engine still decides. An action the unit plainly cannot afford is greyed, never hidden (one
+it lacks the ability for, which the engine does not price, is not listed), and if the engine
+refuses anything its reason is shown as it gave it.
 """
 
 from __future__ import annotations
@@ -118,19 +119,23 @@ def _stances(costs: ActionCosts, info: UnitInfo) -> list[ActionItem]:
 
 
 def _specials(match: Match, info: UnitInfo, costs: ActionCosts) -> list[ActionItem]:
+    """Overwatch and suppressive fire, only for a unit with the ability (the engine prices
+    them only then); grenades where the ruleset has them."""
     session = match.battle.session
-    abilities = dict(info.abilities)
     weapon = _held(match, info)
     firearm = weapon is not None and weapon.kind == "firearm" and info.ammo > 0
+    items = []
     watch = costs.overwatch
-    cheapest = min((m.ap for m in weapon.modes), default=0) if weapon else 0
-    items = [ActionItem("o", "overwatch", watch, "overwatch" in abilities and firearm
-                        and info.ap >= watch + cheapest, "needs the ability, a loaded gun, AP")]
-    if costs.suppress is None:          # the ruleset has no suppression, grenades or first aid
+    if watch is not None:
+        cheapest = min((m.ap for m in weapon.modes), default=0) if weapon else 0
+        items.append(ActionItem("o", "overwatch", watch, firearm and info.ap >= watch + cheapest,
+                                "needs a loaded gun and AP for a shot"))
+    if costs.suppress is not None:
+        items.append(ActionItem("x", "suppress", costs.suppress,
+                                firearm and info.ap >= costs.suppress,
+                                "needs a loaded gun and a whole turn"))
+    if "grenades" not in session.rules.supports:
         return items
-    items.append(ActionItem("x", "suppress", costs.suppress, "suppressive_fire" in abilities
-                            and firearm and info.ap >= costs.suppress,
-                            "needs the ability and a whole turn"))
     grenades = [g for g, n in info.grenades if n > 0 and g in session.weapons]
     throw = costs.throw
     count = sum(n for g, n in info.grenades if g in grenades)

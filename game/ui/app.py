@@ -342,9 +342,9 @@ class SkirmishApp(App):
         self.run_worker(partial(self._watch, state, leave), exclusive=True, group="load")
 
     async def _watch(self, state: dict, leave: bool) -> None:
-        from game.replay import Replay, ReplayError
+        from game.replay import Replay, ReplayError, open_views
         from game.ui import players
-        from game.ui.screens.replay import ReplayScreen, first_view
+        from game.ui.screens.replay import ReplayScreen
         await players.settle()           # no computer player may be reading a battle meanwhile
         try:
             replay = Replay.from_state(state)
@@ -352,9 +352,14 @@ class SkirmishApp(App):
             self._tell("This battle cannot be replayed",
                        f"{load_problem(error)}\nThe file was left as it was.")
             return
+        views, why = open_views(replay, state)
+        if not views:
+            replay.close()
+            self._tell("This battle cannot be replayed yet", why)
+            return
         if leave:
             await self._back_to_menu()
-        self.push_screen(ReplayScreen(replay, first_view(replay, state)))
+        self.push_screen(ReplayScreen(replay, views))
 
     def _ask_unsaved(self, go_on: Callable[[], Any], title: str) -> None:
         """Run `go_on` at once, or after the player chose what to do with an unsaved battle."""

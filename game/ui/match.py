@@ -48,6 +48,7 @@ class Match:
         self.battle = battle
         self.seats = seats
         self.battle_id = battle_id or secrets.token_hex(3)     # names this battle's autosaves
+        self.loaded = False      # from a save: its first command gives it its own battle id
         self.memories: dict[str, Any] = {}     # side -> a loaded computer player's memory
         session = battle.session
         self.sides: list[str] = list(session.sides)
@@ -131,6 +132,8 @@ class Match:
         result = self.battle.submit(command)
         if isinstance(result, Refused):
             return result
+        if self.loaded:          # played on from a save: its own autosaves, not the original's
+            self.loaded, self.battle_id = False, secrets.token_hex(3)
         self.record(result)
         return result
 
@@ -247,6 +250,7 @@ class Match:
         if not (isinstance(battle_id, str) and BATTLE_ID.fullmatch(battle_id)):
             battle_id = None         # an older save: its autosaves get a new name
         match = cls(battle, seats, battle_id)
+        match.loaded = True
         computers = state.get("computers")          # older saves have none: memory starts empty
         for side, saved_mind in (computers.items() if isinstance(computers, dict) else ()):
             seat = seats.get(side)

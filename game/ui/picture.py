@@ -184,7 +184,21 @@ class Witness:
 
     def effects(self, event: Event) -> tuple[dict[Square, str], tuple[Square, ...]] | None:
         """What to draw for `event` (square -> effect), and the squares to keep in view; None
-        for an event that is not an action drawn on the board, or one seen from nowhere."""
+        for an event that is not an action drawn on the board, or one seen from nowhere.
+        Drawn only on squares the side has explored (the rest would show the ground it never
+        saw), and a suppressed circle not on walls (their glyphs stay)."""
+        shown = self._effects(event)
+        if shown is None:
+            return None
+        battle = self.match.battle
+        explored = explored_squares(battle, self.viewer)
+        grid = battle.session.grid
+        drawn = {sq: effect for sq, effect in shown[0].items() if explored[sq[1], sq[0]]
+                 and (effect != "area" or grid.walkable[sq[1], sq[0]]
+                      or grid.transparent[sq[1], sq[0]])}
+        return drawn, shown[1]
+
+    def _effects(self, event: Event) -> tuple[dict[Square, str], tuple[Square, ...]] | None:
         if self.viewer not in event.seen_by:
             return None
         drawn: dict[Square, str] = {}

@@ -341,8 +341,8 @@ def test_a_pinned_or_prone_unit_has_nowhere_to_go():
 
 def test_action_costs_are_what_the_engine_charges():
     from game.core.queries import action_costs
-    shooter = unit("shooter", ap=16, weapons=("pistol", "knife"), abilities={"overwatch": 1},
-                   grenades={"he_grenade": 1})
+    shooter = unit("shooter", ap=16, weapons=("pistol", "knife"),
+                   abilities={"overwatch": 1, "suppressive_fire": 1}, grenades={"he_grenade": 1})
     with battle({"a": [(shooter, (0, 0))], "b": [(unit("target", hp=300), (6, 0))]},
                 [9, 1] + [1] * 20, ambush="a") as b:
         costs = action_costs(b, "a-1")
@@ -350,6 +350,8 @@ def test_action_costs_are_what_the_engine_charges():
         assert costs.modes == {"single": 2} and costs.aim == (0, 2, 3, 5, 6)
         assert (costs.overwatch, costs.suppress, costs.reload, costs.throw) == (8, 16, 4, 4)
         assert costs.draw == {0: 3, 1: 1} and costs.revive == 6
+        plain = action_costs(b, "b-1")                 # without the abilities: not priced
+        assert (plain.overwatch, plain.suppress) == (None, None)
         shot = of(b.submit(Attack("a-1", "b-1", aim=2)), AttackResolved)[0]
         assert shot.ap_cost == costs.modes["single"] + costs.aim[2]
         assert action_costs(b, "a-1").aim == (0, 0, 0, 2, 3)       # +2 is already bought

@@ -147,9 +147,23 @@ async def test_an_unfinished_battle_is_watched_through_a_sides_eyes_only(save_di
         screen = await open_replay(app, pilot, state)
         assert screen.view == "olea"                            # the person's side
         await pilot.press("v")
-        assert screen.view == "alpha"
-        await pilot.press("v")
-        assert screen.view == "olea"                            # never everything
+        assert screen.view == "olea"                  # never the computer's, nor everything
+        assert any("the battle is not over" in n.message for n in app._notifications)
+
+
+async def test_an_unfinished_hot_seat_battle_is_not_replayed_until_it_ends(save_dir):
+    state = played("depot", 4, commands=30)[0]
+    state["seats"] = {"alpha": {"human": True, "name": "Ann"},
+                      "olea": {"human": True, "name": "Bo"}}
+    write_save(save_dir, "hotseat", state)
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("down", "enter")                      # Load a saved battle
+        await wait_until(pilot, lambda: isinstance(app.screen, LoadSave))
+        await pilot.press("w")
+        await wait_until(pilot, lambda: "cannot be replayed yet" in screen_text(app))
+        assert "once it has ended" in screen_text(app)
+        assert not any(isinstance(screen, ReplayScreen) for screen in app.screen_stack)
 
 
 async def test_the_game_over_screen_opens_the_replay_and_comes_back(save_dir, fought):

@@ -40,7 +40,8 @@ class SkirmishGrid(SkirmishRules):
     def special_costs(self, session: Session, uid: str) -> dict[str, int | None]:
         loadout = session.get(uid, c.Loadout)
         thrown = [session.weapons[g] for g, n in loadout.grenades.items() if n > 0 and g in session.weapons]
-        return {"suppress": session.get(uid, c.ActionPoints).per_turn,
+        able = suppression.ABILITY in session.get(uid, c.Stats).abilities
+        return {"suppress": session.get(uid, c.ActionPoints).per_turn if able else None,
                 "throw": thrown[0].modes[0].ap if thrown and thrown[0].modes else None,
                 "revive": self.p.revive.ap,
                 "lean": self.p.lean.back_ap if session.has(uid, cover.Leaning) else self.p.lean.out_ap}

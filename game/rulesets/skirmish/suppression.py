@@ -20,10 +20,11 @@ from game.rulesets.skirmish.odds import skirmish_hit_damage
 from game.rulesets.skirmish.rules import SkirmishRules, rules_of
 
 Square = tuple[int, int]
+ABILITY = "suppressive_fire"        # the ability a unit needs to lay down suppressive fire
 
 
 def diameter_for(session: Session, uid: str) -> int:
-    rank = session.get(uid, c.Stats).abilities.get("suppressive_fire", 0)
+    rank = session.get(uid, c.Stats).abilities.get(ABILITY, 0)
     return diameter_of(rules_of(session), rank)
 
 
@@ -92,7 +93,7 @@ def checked(session: Session, uid: str, at: Square) -> tuple[c.WeaponState, Atta
     """The weapon in hand and the situation of `uid`'s suppressive fire on `at`; Illegal if it
     would be refused (suppressing the unit's own square is: it would fire at its own feet)."""
     name = session.get(uid, c.Unit).name
-    held = ready_firearm(session, uid, "suppressive_fire", "Suppressive Fire",
+    held = ready_firearm(session, uid, ABILITY, "Suppressive Fire",
                          "lay down suppressive fire")
     ap = session.get(uid, c.ActionPoints)
     if ap.current < ap.per_turn:

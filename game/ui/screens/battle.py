@@ -87,6 +87,7 @@ class BattleScreen(GameScreen):
         Binding("space", "skip", "Skip", show=False),
         Binding("pageup", "log_scroll(-1)", "Log up", show=False),
         Binding("pagedown", "log_scroll(1)", "Log down", show=False),
+        Binding("end", "log_end", "Log: follow", show=False),
         Binding("right_square_bracket", "log_size(1)", "Log taller", show=False),
         Binding("left_square_bracket", "log_size(-1)", "Log shorter", show=False),
         Binding("L,shift+l", "full_log", "Log"),
@@ -312,6 +313,9 @@ class BattleScreen(GameScreen):
 
     def action_log_scroll(self, direction: int) -> None:
         self.log_view.page(direction)
+
+    def action_log_end(self) -> None:
+        self.log_view.follow()
 
     def action_log_size(self, step: int) -> None:
         self.log_growth += step * LOG_STEP

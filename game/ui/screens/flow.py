@@ -57,7 +57,8 @@ class TurnFlow:
             return
         self.started = True
         screen.map.keep_in_view(screen.cursor)     # a big map opens on the viewer's units
-        if any(isinstance(e, ev.RoundStarted) for e in self.match.history):
+        if any(isinstance(e, ev.RoundStarted) for e in self.match.history) \
+                and not self.match.loaded:       # a loaded position is on disk already
             self.autosave()
         self.next_turn()
 
@@ -174,6 +175,7 @@ class TurnFlow:
             screen.busy = False
         if screen.alive():
             screen.refresh_state()
+            screen.redraw()                     # "Space: skip" leaves the status line
             self.next_turn()
 
     async def _play_computer_sides(self) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from textual.app import ComposeResult
@@ -16,28 +15,15 @@ from game.core.events import Event
 from game.ui.glyphs import plain
 from game.ui.match import Match
 from game.ui.screens.base import GameModal, GameScreen
+from game.ui.widgets.panels import ap_hider, without_ap
 
-_TURN_AP = re.compile(r": \d+ AP( \([^()]*\))?\.$")    # "Trooper's turn: 14 AP (2 still owed)."
-_AP_NOTE = re.compile(r" ?\([^()]*\bAP\b[^()]*\)")      # "(6 AP; 8 left)", "(2 AP)"
-
-
-def without_ap(line: str) -> str:
-    """The line with its AP figures left out."""
-    return _AP_NOTE.sub("", _TURN_AP.sub(".", line))
-
+__all__ = ["Handoff", "Summary", "summary_lines", "without_ap"]
 
 def summary_lines(match: Match, side: str, events: Iterable[Event]) -> list[str]:
     """The catch-up summary for `side`: each event told, but another side's AP are its own
     (how much a unit had and has left is not told to its enemies' player)."""
-    lines = []
-    for event in events:
-        line = match.tell(event)
-        uid = getattr(event, "unit", None)
-        if isinstance(uid, str) and uid in match.battle.session.entities \
-                and match.side_of(uid) != side:
-            line = without_ap(line)
-        lines.append(line)
-    return lines
+    hide = ap_hider(match, side)
+    return [hide(event, match.tell(event)) for event in events]
 
 
 class Handoff(GameScreen[None]):

@@ -9,11 +9,11 @@ from collections.abc import Callable
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import Footer, Static
 
 from game.ui.match import HISTORY_LIMIT, Match
 from game.ui.screens.base import GameScreen
-from game.ui.widgets.panels import log_lines
+from game.ui.widgets.panels import WrappedLog, log_lines
 
 
 class FullLog(GameScreen[None]):
@@ -27,7 +27,7 @@ class FullLog(GameScreen[None]):
         self.viewer = viewer
         self.seat = seat                 # the side whose player holds the keyboard now
         self.lines = log_lines(match, viewer, HISTORY_LIMIT)
-        self.log_view = RichLog(wrap=True, min_width=20, id="full-log")   # wrap to the screen
+        self.log_view = WrappedLog(max_lines=None, id="full-log")   # wrapped to the screen
 
     def compose(self) -> ComposeResult:
         title = Text(f"The log: what {self.match.name(self.viewer)} saw "
@@ -38,8 +38,7 @@ class FullLog(GameScreen[None]):
 
     def on_mount(self) -> None:
         super().on_mount()
-        for line in self.lines:
-            self.log_view.write(Text(line))
+        self.log_view.tell(self.lines)
         self.log_view.focus()
 
     def on_screen_resume(self) -> None:

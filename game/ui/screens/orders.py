@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from game.core.commands import (Attack, ChooseDefense, Command, Declare, Defend, Draw, Move,
                                 Respond, Revive, Suppress, Throw)
 from game.core.events import Event, Refused
-from game.core.queries import action_costs, revive_cost, revive_odds, unit_info
+from game.core.queries import (action_costs, preview_suppress, revive_cost, revive_odds,
+                               unit_info)
 from game.core.ruleset import ThrowOdds
 from game.ui.area import AreaAim, area_odds, friends_caught, pct
 from game.ui.picture import revive_target
@@ -100,6 +101,9 @@ class Orders:
         screen, kinds = self.screen, self.grenades()
         if screen.area is None or screen.area.kind != "throw" or not kinds:
             return
+        if len(kinds) == 1:
+            screen.notify("Only one kind of grenade.", timeout=2)
+            return
         current = kinds.index(screen.area.grenade) if screen.area.grenade in kinds else -1
         self.grenade = kinds[(current + 1) % len(kinds)]
         screen.area = AreaAim("throw", self.grenade)
@@ -107,9 +111,17 @@ class Orders:
     def suppress(self) -> None:
         """x: aim suppressive fire at the cursor (the circle and who is in it); x again (or
         Enter) fires."""
-        screen = self.screen
+        screen, match = self.screen, self.match
         if screen.area is not None and screen.area.kind == "suppress":
             self.commit_area()
+            return
+        uid = match.active_uid
+        if uid is not None and action_costs(match.battle, uid).suppress is None:
+            here = match.position(uid) or screen.cursor      # refused before any aiming
+            odds = preview_suppress(match.battle, uid, here)
+            reason = odds.reason if isinstance(odds, Refused) else "Not possible here."
+            screen.notify(reason, title="Not possible", severity="warning", timeout=4,
+                          markup=False)
             return
         screen.target = None
         screen.area = AreaAim("suppress")

@@ -3,13 +3,13 @@
 The screen draws a `game.replay.Replay` with the battle screen's own widgets (the map, the unit
 and turn cards, the log). Each step is one command of the saved log. A side's view shows that
 side's fog of war and only the events it saw (`seen_by`); the all-seeing view, offered once the
-battle is over, shows every unit and every event. Nothing here decides a rule: the replay
+battle is over, shows every unit and every event. An unfinished battle is shown only through
+its person's side (`game.replay.open_views`). Nothing here decides a rule: the replay
 rebuilds the battle through the engine, and what is drawn comes from the engine's queries.
 """
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 from rich.text import Text
@@ -36,20 +36,6 @@ DEFAULT_SPEED = 2
 LOG_EVENTS = 400                              # events told when the log is rebuilt
 
 
-def first_view(replay: Replay, state: Any = None) -> str | None:
-    """Everything for a finished battle; else the side of the save's first person, or the
-    first side."""
-    if replay.over:
-        return None
-    seats = state.get("seats") if isinstance(state, dict) else None
-    if isinstance(seats, dict):
-        for side in replay.sides:
-            seat = seats.get(side)
-            if isinstance(seat, dict) and seat.get("human") is True:
-                return side
-    return replay.sides[0]
-
-
 class ReplayScreen(GameScreen[None]):
     """Dismissed with None when the player leaves; closes its replay."""
 
@@ -68,11 +54,13 @@ class ReplayScreen(GameScreen[None]):
         Binding("escape,q", "leave", "Leave"),
     ]
 
-    def __init__(self, replay: Replay, view: str | None = None) -> None:
+    def __init__(self, replay: Replay, views: list[str | None] | None = None) -> None:
+        """`views`: those the person may watch (`game.replay.open_views`), the first shown
+        first; every one by default."""
         super().__init__()
         self.replay = replay
-        self.views = replay.views()
-        self.view = view if view in self.views else self.views[0]
+        self.views = views or replay.views()
+        self.view = self.views[-1] if replay.over and None in self.views else self.views[0]
         self.speed = DEFAULT_SPEED
         self.playing = False
         self._timer: Timer | None = None
@@ -144,11 +132,8 @@ class ReplayScreen(GameScreen[None]):
         self.map.show(scene)
         acting = self._acting()
         if acting is not None:
-            square, info = acting
-            self.map.keep_in_view(square)
-            self.unit_card.unit = (info, view is None or info.side == view)
-        else:
-            self.unit_card.unit = None
+            self.map.keep_in_view(acting[0])
+        self._show_card()
         self.turn_card.card = turn_card(match, view or match.sides[0])
         if rebuild_log or told is None:
             self._rebuild_log()
@@ -167,6 +152,21 @@ class ReplayScreen(GameScreen[None]):
                 if uid is not None and info.uid == uid:
                     return square, info
         return None
+
+    def _show_card(self) -> None:
+        """The card of the unit whose turn the status line names (the step's unit once the
+        battle is over), or why there is none: the view does not see it."""
+        session, view = self.match.battle.session, self.view
+        command = self.replay.step.command
+        uid = command.unit if session.over and command is not None else session.active
+        info = next((info for info in self.known.values() if info.uid == uid), None)
+        if info is not None:
+            self.unit_card.unit = (info, view is None or info.side == view)
+            return
+        self.unit_card.unit = None
+        if uid is not None:
+            self.unit_card.update(f"{self.match.name(uid)}'s turn:\nout of "
+                                  f"{self.view_name(view)}'s sight.", layout=True)
 
     def _rebuild_log(self) -> None:
         self.log_view.clear()
@@ -228,9 +228,11 @@ class ReplayScreen(GameScreen[None]):
         self.status_line.update(self.status())
 
     def action_view(self) -> None:
+        if len(self.views) == 1:
+            self.notify(f"Only {self.view_name(self.view)}'s view: the battle is not over.",
+                        timeout=3)
+            return
         index = (self.views.index(self.view) + 1) % len(self.views)
-        if index == 0 and not self.replay.over:
-            self.notify("Everything is shown only for a finished battle.", timeout=2)
         self.view = self.views[index]
         self.show(rebuild_log=True)
 

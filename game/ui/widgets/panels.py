@@ -7,6 +7,8 @@ Each draws what the screen hands it (the engine's answers: `UnitInfo`, `AttackPr
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -151,13 +153,34 @@ class ActionBar(Static):
             self.update(Text(f"{self.playing} is playing…") if self.playing else "")
 
 
+_TURN_AP = re.compile(r": \d+ AP( \([^()]*\))?\.$")    # "Trooper's turn: 14 AP (2 still owed)."
+_AP_NOTE = re.compile(r" ?\([^()]*\bAP\b[^()]*\)")      # "(6 AP; 8 left)", "(2 AP)"
+
+
+def without_ap(line: str) -> str:
+    """The line with its AP figures left out."""
+    return _AP_NOTE.sub("", _TURN_AP.sub(".", line))
+
+
+def ap_hider(match: Match, side: str) -> Callable[[Event, str], str]:
+    """(event, line) -> the line as `side` is told it: another side's unit's AP left out (how
+    much a unit had and has left is not told to its enemies' player)."""
+    def hide(event: Event, line: str) -> str:
+        uid = getattr(event, "unit", None)
+        if isinstance(uid, str) and uid in match.battle.session.entities \
+                and match.side_of(uid) != side:
+            return without_ap(line)
+        return line
+    return hide
+
+
 LOG_EVENTS = 300          # events the battle screen's log is rebuilt from (the full log: all)
 
 
 def log_lines(match: Match, viewer: str, limit: int | None = None) -> list[str]:
     """The log's lines from the last `limit` events `viewer` saw (LOG_EVENTS by default)."""
     events = match.seen_by(viewer, LOG_EVENTS if limit is None else limit)
-    lines = tell(events, match.tell, match.name)
+    lines = tell(events, match.tell, match.name, ap_hider(match, viewer))
     if not events:
         session = match.battle.session
         lines.append(f"{session.setup.scenario.name}, round {session.round}: "
@@ -165,37 +188,108 @@ def log_lines(match: Match, viewer: str, limit: int | None = None) -> list[str]:
     return lines
 
 
-class CombatLog(RichLog, can_focus=False):
+class WrappedLog(RichLog):
+    """A log of lines wrapped to its width, wrapped again when the width changes (a resized
+    terminal): it never scrolls sideways. The lines are kept as text for that."""
+
+    DEFAULT_CSS = """
+    WrappedLog { overflow-x: hidden; scrollbar-gutter: stable; }
+    """
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("max_lines", 2000)
+        super().__init__(wrap=True, min_width=10, **kwargs)
+        self.texts: list[str] = []
+        self._wrapped_at: int | None = None
+        self.following = True          # at the end: new lines scroll it on
+
+    def tell(self, lines: list[str]) -> None:
+        self.texts.extend(lines)
+        limit = self.max_lines or len(self.texts)
+        if len(self.texts) > limit:
+            del self.texts[: len(self.texts) - limit]
+        for line in lines:
+            self.write(Text(line), scroll_end=self.following)
+
+    def clear(self) -> WrappedLog:
+        self.texts.clear()
+        return super().clear()
+
+    def on_resize(self) -> None:
+        width = self.scrollable_content_region.width
+        if width <= 0:
+            return
+        if self._size_known and self._wrapped_at is not None and width != self._wrapped_at:
+            self._rewrap()
+        self._wrapped_at = width              # (the first time: lines are wrapped at it now)
+        if self.following:
+            self.call_after_refresh(self.scroll_end, animate=False, x_axis=False)
+
+    def _rewrap(self) -> None:
+        texts = list(self.texts)
+        share = self.scroll_y / self.max_scroll_y if self.max_scroll_y else 1.0
+        super().clear()
+        for line in texts:
+            self.write(Text(line), scroll_end=False)
+        if self.following:
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
+        else:
+            self.scroll_to(y=round(share * self.max_scroll_y), animate=False)
+
+
+class CombatLog(WrappedLog, can_focus=False):
     """Every roll and modifier in words, as one side saw them; Page Up / Page Down scroll it.
+
     A new line scrolls to the end only if the log was at its end: a player reading back keeps
-    their place while the computer plays."""
+    their place while the computer plays, and the log's top border counts the lines come
+    meanwhile; scrolling back to the end (Page Down, End) follows the new lines again.
+    Changing its height or width keeps it at its end if it was there."""
 
     def __init__(self, match: Match, **kwargs) -> None:
-        super().__init__(wrap=True, max_lines=2000, **kwargs)
+        super().__init__(**kwargs)
         self.match = match
-        self.following = True          # at the end: new lines scroll it on
+        self.unread = 0                # lines told while it was not following
 
     def rebuild(self, viewer: str) -> None:
         """The whole log again, from the events `viewer` saw (a new player took the seat)."""
         self.clear()
-        self.following = True
+        self.follow()
         self.tell(log_lines(self.match, viewer))
 
     def tell_events(self, events: list[Event], viewer: str) -> None:
         seen = [event for event in events if viewer in event.seen_by]
-        self.tell(tell(seen, self.match.tell, self.match.name))
+        self.tell(tell(seen, self.match.tell, self.match.name, ap_hider(self.match, viewer)))
 
     def tell(self, lines: list[str]) -> None:
-        for line in lines:
-            self.write(Text(line), scroll_end=self.following)
+        super().tell(lines)
+        if lines and not self.following:
+            self.unread += len(lines)
+            self._mark()
+
+    def follow(self) -> None:
+        """Back at the end: new lines show again."""
+        self.following = True
+        self.unread = 0
+        self._mark()
+        self.scroll_end(animate=False, immediate=False, x_axis=False)
+
+    def _mark(self) -> None:
+        self.border_title = (f"\u25bc {self.unread} new line{'' if self.unread == 1 else 's'} "
+                             "\u2014 End or Page Down to follow") if self.unread else None
 
     def page(self, direction: int) -> None:
         step = direction * max(1, self.size.height - 1)
-        self.following = self.scroll_y + step >= self.max_scroll_y
-        self.scroll_relative(y=step, animate=False)
+        target = max(0, min(self.max_scroll_y, round(self.scroll_y) + step))
+        if target >= self.max_scroll_y:
+            self.follow()
+            return
+        self.following = False
+        self.scroll_to(y=target, animate=False)
 
     def on_mouse_scroll_up(self) -> None:
-        self.following = False
+        if self.max_scroll_y > 0:
+            self.following = False
 
     def on_mouse_scroll_down(self) -> None:
-        self.following = self.scroll_target_y >= self.max_scroll_y - 1
+        if self.scroll_target_y >= self.max_scroll_y - 1:
+            self.follow()
