@@ -187,6 +187,12 @@ class Ruleset:
         return {kind: model for kind, model in models.items() if model is not None}
 
     @classmethod
+    def option_problems(cls, spec: RulesetSpec, options: dict[str, Any]) -> list[tuple[str, str]]:
+        """(option, message) for each optional rule a scenario's `options:` may not switch under
+        this ruleset (its name or its value); a ruleset without optional rules refuses them all."""
+        return [(name, f"the {spec.name} rules have no optional rule {name!r} to switch") for name in options]
+
+    @classmethod
     def content_problems(cls, kind: str, item: Any, block: Any) -> list[tuple[tuple[str, ...], str]]:
         """What this ruleset refuses in a content item's (`kind`: weapon, armor, unit) valid
         `rules` block beyond its model: (key under the block, message) pairs."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from game.content.schema import WeaponSpec
+from game.content.schema import RulesetSpec, UnitSpec, WeaponSpec
 from game.core import components as c
 from game.rulesets.tabletop.grid import GridRules
 from game.core.events import ActionsDeclared, Check, Defended, StatusChanged
@@ -79,7 +79,19 @@ class OpenD6Grid(GridRules):
     defense_choices = ("auto",)
     supports = GridRules.supports | {"declared_actions"}
 
+    @classmethod
+    def option_problems(cls, spec: RulesetSpec, options: dict[str, Any]) -> list[tuple[str, str]]:
+        """The optional rules the ruleset file names (`optional_rules`), with values its params take."""
+        return OpenD6Rules.option_problems(spec, options)
+
     # --- reading units ------------------------------------------------------------------------
+
+    def unit_body(self, spec: UnitSpec) -> tuple[dict[str, int], dict[str, int], int, int]:
+        """Under the Wounds system a unit's hp counts the wound levels it can still take."""
+        attributes, skills, hp, ap = super().unit_body(spec)
+        if self.core.p.damage_system == "wounds" and self.core.p.wounds is not None:
+            hp = len(self.core.p.wounds.levels)
+        return attributes, skills, hp, ap
 
     def fighter(self, session: Session, uid: str) -> Fighter:
         stats, health = session.get(uid, c.Stats), session.get(uid, c.Health)
@@ -100,7 +112,8 @@ class OpenD6Grid(GridRules):
         except ValueError:
             raise Illegal(f"The {weapon.name}'s damage {profile.damage!r} is not an OpenD6 die code "
                           "(like 4D, 3D+2 or +1D).") from None
-        return Weapon(weapon.name, skill, profile.damage), profile
+        return Weapon(weapon.name, skill, profile.damage, sharp=profile.sharp,
+                      unarmed=weapon.id == "unarmed"), profile
 
     def declared(self, session: Session, uid: str) -> int:
         """Actions the unit declared for this round (its last turn's, between turns)."""
@@ -205,7 +218,17 @@ class OpenD6Grid(GridRules):
         cover = tuple(self.cover_names(session, plan))
         return Situation(actions=self.declared(session, plan.attacker),
                          range=self.band(session, plan, profile), cover=cover, melee=melee,
-                         **defense), note
+                         defender_weapon=self.parrying_with(session, plan.target, defense), **defense), note
+
+    def parrying_with(self, session: Session, uid: str, defense: dict[str, Any]) -> Weapon | None:
+        """The melee weapon a parrying unit holds (a sharp one hurts a bare-handed attacker)."""
+        if defense.get("defense") != "parry":
+            return None
+        held = session.get(uid, c.Loadout).current
+        spec = session.weapons.get(held.weapon) if held is not None else None
+        if spec is None or spec.kind != "melee":
+            return None
+        return self.weapon(spec)[0]
 
     def strike(self, session: Session, plan: AttackPlan, reaction: bool) -> AttackResolved:
         uid, target = plan.attacker, plan.target
@@ -217,14 +240,59 @@ class OpenD6Grid(GridRules):
         self.record(session, plan, out.hit)
         event = self.emit_attack(session, plan, roll_check("attack", out.attack),
                                  self.defense_check(out, sit), out.hit, int(out.hit), ammo, reaction,
-                                 self.detail(out, sit, attacker, weapon, note))
+                                 self.detail(out, sit, attacker, weapon, note) + self.backlash_text(out))
         if out.hit and out.damage is not None:
             faces, _ = roll_parts(out.damage)
-            self.hurt(session, target, uid, faces, out.damage.total + out.damage_bonus, out.armor,
+            resisted = out.armor + (out.resist.total if out.resist is not None else 0)
+            self.hurt(session, target, uid, faces, out.damage.total + out.damage_bonus, resisted,
                       out.damage_applied, plan.weapon.damage_type, out.state)
-            if out.state == "wounded":
-                self.mark_wounded(session, target)
+            self.mark_wound(session, target, out.state)
+        if out.backlash is not None:
+            hit = out.backlash
+            victim, source = (uid, target) if hit.victim == "attacker" else (target, uid)
+            faces, _ = roll_parts(hit.damage)
+            resisted = hit.armor + (hit.resist.total if hit.resist is not None else 0)
+            self.hurt(session, victim, source, faces, hit.damage.total, resisted, hit.applied,
+                      "cut", hit.state)
+            self.mark_wound(session, victim, hit.state)
         return event
+
+    @staticmethod
+    def backlash_text(out: Outcome) -> str:
+        if out.backlash is None:
+            return ""
+        hit = out.backlash
+        return (f"; {hit.reason}: the {hit.victim} takes the weapon's {hit.damage.code} "
+                f"(rolls {hit.damage.total})")
+
+    def hurt(self, session: Session, target: str, source: str, rolls: tuple[int, ...], rolled: int,
+             resisted: int, taken: int, damage_type: str, state: str) -> None:
+        """Under the Wounds system a level's name is a state: those marked `out` take the unit
+        out of the fight (the last is death)."""
+        wounds = self.core.wounds
+        if wounds is not None and state not in ("ok", "dead"):
+            level = next((lv for lv in wounds.levels if lv.name == state), None)
+            if level is not None and level is wounds.levels[-1]:
+                state = "dead"
+            elif level is not None:
+                state = "incapacitated" if level.out else "ok"
+        super().hurt(session, target, source, rolls, rolled, resisted, taken, damage_type, state)
+
+    def mark_wound(self, session: Session, uid: str, state: str) -> None:
+        if self.core.wounds is None:
+            if state == "wounded":
+                self.mark_wounded(session, uid)
+            return
+        cond = session.get(uid, c.Condition)
+        names = {lv.name for lv in self.core.wounds.levels}
+        level = next((lv for lv in self.core.wounds.levels if lv.name == state), None)
+        if level is None or level.out or state in cond.statuses:
+            return
+        for old in names & set(cond.statuses):
+            del cond.statuses[old]
+        cond.statuses[state] = 0
+        session.emit(StatusChanged(uid, state, 0, f"{state.replace('_', ' ')}: -{level.penalty_dice}D to "
+                                   "every action", lasting=True), session.position(uid) or (0, 0))
 
     def defense_check(self, out: Outcome, sit: Situation) -> Check:
         """The combat difficulty as a Check: its base, range and cover (and the floor of 3)."""

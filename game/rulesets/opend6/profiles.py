@@ -12,6 +12,7 @@ from game.rulesets.tabletop import profiles as shared
 class WeaponProfile(shared.WeaponProfile):
     skill: Ident | None = None       # the attack skill; none: the kind's (marksmanship, melee...)
     ranges: tuple[int, int, int] | None = None   # short/medium/long limits in meters
+    sharp: bool = False              # a blade: a bare-handed block takes its damage, a parry hurts fists
 
     @field_validator("ranges")
     @classmethod

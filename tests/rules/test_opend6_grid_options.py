@@ -1,0 +1,132 @@
+"""OpenD6's optional rules on the grid: a scenario's `options:` block, the Wounds system in a
+battle, a bare-handed block of a blade and a sharp parry of a fist."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from game.content.loader import load_setup
+from game.content.problems import ContentError
+from game.content.schema import BattleSetup
+from game.core import components as c
+from game.core.commands import Attack, Defend, EndTurn
+from game.core.dice import Dice
+from game.core.events import AttackResolved, Damaged, HealthChanged
+from game.core.queries import preview_attack
+from game.rulesets import new_battle
+from tests.core import builders as b
+from tests.rules.rules_helpers import with_rules
+from tests.rules.test_opend6_grid import CROSSBOW, HIDE, OPEN, SLING, cian, goblin, of, ruleset
+
+BLADE = with_rules(b.KNIFE, id="blade", name="Blade",
+                   rules={"opend6": {"skill": "melee_combat", "damage": "+1D+1", "sharp": True}})
+DAGGER = with_rules(b.KNIFE, id="dagger", name="Dagger",
+                    rules={"opend6": {"skill": "melee_combat", "damage": "+1D", "sharp": True}})
+
+
+def battle(options: dict | None = None, *, c_at=(2, 3), g_at=(14, 3), first="cian", cian_spec=None,
+           goblin_spec=None):
+    setup = b.setup(OPEN, {"red": [(cian_spec or cian(), c_at)], "blue": [(goblin_spec or goblin(), g_at)]})
+    spec = ruleset().model_dump()
+    spec["params"].update(options or {})
+    setup = BattleSetup.model_validate({**setup.model_dump(), "ruleset": spec,
+                                        "weapons": [w.model_dump() for w in (CROSSBOW, SLING, BLADE, DAGGER)],
+                                        "armor": [HIDE.model_dump()]})
+    dice = Dice(1)
+    dice.force(*((5, 2) if first == "cian" else (2, 5)))
+    return new_battle(setup, seed=1, dice=dice)
+
+
+def test_the_goblin_dies_under_the_wounds_system_on_the_grid() -> None:
+    """The seed's example played in a battle with the Wounds option and the damage bonus: 21
+    against 15, the crossbow's 18 + 2 against the goblin's Physique 2 (a Wild Die 1): Dead."""
+    with battle({"damage_system": "wounds", "damage_bonus": True}) as fight:
+        assert fight.session.get("blue-1", c.Health).max_hp == 6          # six wound levels
+        odds = preview_attack(fight, "red-1", "blue-1")
+        assert 0 < odds.hit_chance < 1
+        fight.session.dice.force(4, 5, 3, 6, 3, 5, 4, 6, 3, 1, 1)
+        events = fight.submit(Attack("red-1", "blue-1"))
+        damaged = of(events, Damaged)[0]
+        assert (damaged.rolled, damaged.resisted, damaged.taken) == (20, 2, 6)
+        assert [e.state for e in of(events, HealthChanged)] == ["dead"]
+        assert fight.session.dice.forced_left == 0
+
+
+def test_a_wound_level_costs_dice_until_healed() -> None:
+    with battle({"damage_system": "wounds"}) as fight:
+        # 4+5+3 and a Wild 6+3: 21 hits; the crossbow rolls 1+1+1+1 = 4 against Physique 1+1 = 2:
+        # 2 over: stunned (-1D).
+        fight.session.dice.force(4, 5, 3, 6, 3, 1, 1, 1, 1, 1, 1)
+        of(fight.submit(Attack("red-1", "blue-1")), AttackResolved)
+        assert fight.session.get("blue-1", c.Health).hp == 5
+        assert "stunned" in fight.session.get("blue-1", c.Condition).statuses
+        assert fight.session.rules.fighter(fight.session, "blue-1").damage == 1
+
+
+def test_a_bare_handed_block_of_a_blade_cuts_the_blocker() -> None:
+    """The goblin blocks (brawling 3D - 1D: 5+5 = 10); Cian's blade misses (2D: 1+3) and the
+    goblin takes the blade's listed 1D+1 (no Strength Damage): a Wild 4 + 1 = 5."""
+    with battle(c_at=(5, 3), g_at=(6, 3), first="goblin", cian_spec=cian(weapons=("blade",))) as fight:
+        fight.session.dice.force(5, 5)
+        fight.submit(Defend("blue-1", "block"))
+        fight.submit(EndTurn("blue-1"))
+        fight.session.dice.force(1, 3, 4)
+        events = fight.submit(Attack("red-1", "blue-1"))
+        attack = of(events, AttackResolved)[0]
+        assert not attack.hit and "blocked the Blade bare-handed" in attack.detail
+        damaged = of(events, Damaged)[0]
+        assert (damaged.unit, damaged.rolled, damaged.taken) == ("blue-1", 5, 5)
+        assert fight.session.get("blue-1", c.Health).hp == 12 - 5
+
+
+def test_a_dagger_parrying_a_fist_hurts_the_puncher() -> None:
+    """The goblin parries with a dagger (melee combat 2D - 1D: a Wild 6, 5 = 11); Cian punches
+    (brawling 3D - 1D: 1+3) and misses; the dagger's listed 1D (no Physique) rolls 3 against her."""
+    with battle(c_at=(5, 3), g_at=(6, 3), first="goblin", cian_spec=cian(weapons=()),
+                goblin_spec=goblin(weapons=("dagger",))) as fight:
+        fight.session.dice.force(6, 5)
+        fight.submit(Defend("blue-1", "parry"))
+        fight.submit(EndTurn("blue-1"))
+        fight.session.dice.force(1, 3, 3)
+        events = fight.submit(Attack("red-1", "blue-1"))
+        assert not of(events, AttackResolved)[0].hit
+        damaged = of(events, Damaged)[0]
+        assert (damaged.unit, damaged.rolled, damaged.taken) == ("red-1", 3, 3)
+
+
+SCENARIO = """\
+id: alley_wounds
+name: Alley under the Wounds system
+ruleset: opend6
+map: alley
+sides:
+  - {id: smugglers, name: Crew, zone: alpha, members: [{unit: hollis}]}
+  - {id: olea, name: Patrol, zone: bravo, members: [{unit: olea_trooper}]}
+options:
+  opend6: {%s}
+"""
+
+
+def test_a_scenarios_options_switch_the_rules(tmp_path: Path) -> None:
+    path = tmp_path / "scenario.yaml"
+    path.write_text(SCENARIO % "damage_system: wounds, passive_bonus: true", encoding="utf-8")
+    setup = load_setup(path)
+    assert setup.ruleset.params["damage_system"] == "wounds" and setup.ruleset.params["passive_bonus"]
+    with new_battle(setup, seed=2) as fight:
+        assert fight.session.rules.core.wounds is not None
+        assert {fight.session.get(uid, c.Health).max_hp for uid, _ in fight.session.units()} == {6}
+
+
+@pytest.mark.parametrize("text, words", [
+    ("damage_sytem: wounds", "did you mean 'damage_system'"),
+    ("damage_system: hit_points", "damage_system"),
+    ("multi_action_penalty: 0", "unknown option 'multi_action_penalty'"),
+])
+def test_a_scenarios_bad_options_are_named(tmp_path: Path, text: str, words: str) -> None:
+    path = tmp_path / "scenario.yaml"
+    path.write_text(SCENARIO % text, encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        load_setup(path)
+    assert any(words in p.message and "options" in p.key for p in caught.value.problems), caught.value.problems
