@@ -130,3 +130,92 @@ def test_a_scenarios_bad_options_are_named(tmp_path: Path, text: str, words: str
     with pytest.raises(ContentError) as caught:
         load_setup(path)
     assert any(words in p.message and "options" in p.key for p in caught.value.problems), caught.value.problems
+
+
+# --- aiming and Character Points on the grid ---------------------------------------------------
+
+def pointed(points: int = 3):
+    spec = cian()
+    profile = {**spec.rules["opend6"], "character_points": points}
+    return with_rules(spec, rules={"opend6": profile})
+
+
+def pass_round(fight) -> None:
+    """The goblin's turn: nothing; then Cian's again (initiative: Cian's Wild Die 5, its 2)."""
+    fight.session.dice.force(5, 2)
+    assert fight.session.active == "blue-1"
+    fight.submit(EndTurn("blue-1"))
+    assert fight.session.active == "red-1"
+
+
+def test_two_rounds_of_aim_add_two_dice_to_the_shot() -> None:
+    """"Each consecutive round of uninterrupted aiming adds 1D to the character's marksmanship
+    ... up to a maximum bonus of +3D." Cian aims two rounds, then shoots: 5D + 2D - 1D."""
+    from game.core.commands import Aim
+    from game.core.events import Aimed
+    with battle() as fight:
+        aimed = of(fight.submit(Aim("red-1", "blue-1")), Aimed)[0]
+        assert (aimed.level, aimed.ap_cost) == (1, 2)
+        assert fight.session.active == "blue-1"                   # aiming took the whole round
+        pass_round(fight)
+        assert of(fight.submit(Aim("red-1", "blue-1")), Aimed)[0].level == 2
+        pass_round(fight)
+        before = preview_attack(fight, "red-1", "blue-1")
+        assert ("aim D", 2) in before.attack_modifiers
+        fight.session.dice.force(1, 1, 1, 1, 1, 2)                 # 6D: 7, a miss
+        attack = of(fight.submit(Attack("red-1", "blue-1")), AttackResolved)[0]
+        assert len(attack.attack.rolls) == 6 and "5D-1D+2D aim rolls 7" in attack.detail
+        # The aim is spent: the next shot is back to 4D.
+        fight.session.dice.force(1, 1, 1, 2)
+        again = of(fight.submit(Attack("red-1", "blue-1")), AttackResolved)[0]
+        assert len(again.attack.rolls) == 4
+
+
+def test_moving_before_the_shot_or_acting_first_breaks_the_aim() -> None:
+    from game.core.commands import Aim, Move
+    with battle() as fight:
+        fight.submit(Aim("red-1", "blue-1"))
+        pass_round(fight)
+        fight.submit(Move("red-1", ((2, 4),)))
+        assert ("aim D", 1) not in preview_attack(fight, "red-1", "blue-1").attack_modifiers
+        refused = fight.submit(Aim("red-1", "blue-1"))
+        assert "already acted" in refused.reason
+
+
+def test_character_points_add_a_die_each_and_come_from_the_units_pool() -> None:
+    from game.core.commands import SpendPoints
+    from game.core.events import PointsSpent
+    with battle(cian_spec=pointed(3)) as fight:
+        spent = of(fight.submit(SpendPoints("red-1", 2)), PointsSpent)[0]
+        assert (spent.points, spent.left) == (2, 1)
+        assert ("Character Point D", 2) in preview_attack(fight, "red-1", "blue-1").attack_modifiers
+        assert "at most 2" in fight.submit(SpendPoints("red-1", 1)).reason
+        fight.session.dice.force(1, 1, 1, 1, 1, 2)                 # 4D + 2 Character Point dice
+        attack = of(fight.submit(Attack("red-1", "blue-1")), AttackResolved)[0]
+        assert len(attack.attack.rolls) == 6 and "+2D Character Points rolls 7" in attack.detail
+        assert fight.session.rules.character_points(fight.session, "red-1") == 1
+        assert "has 1 Character Point left" in fight.submit(SpendPoints("red-1", 2)).reason
+
+
+def test_a_character_point_on_a_dodge_and_unused_points_come_back() -> None:
+    """Cian's dodge (4D - 1D) with a Character Point: the seed's 13 + 5 = 18."""
+    from game.core.commands import SpendPoints
+    from game.core.events import Defended
+    with battle(cian_spec=pointed(1)) as fight:
+        fight.submit(SpendPoints("red-1", 1))
+        fight.session.dice.force(5, 4, 5, 4)                       # 3D: 5+4 and Wild 4 = 13; the point: 5
+        defended = of(fight.submit(Defend("red-1", "dodge")), Defended)[0]
+        assert defended.check.total == 18
+        assert fight.session.rules.character_points(fight.session, "red-1") == 0
+    with battle(cian_spec=pointed(1)) as fight:
+        fight.submit(SpendPoints("red-1", 1))
+        fight.submit(EndTurn("red-1"))
+        assert fight.session.rules.character_points(fight.session, "red-1") == 1
+        assert "has 0 Character Points left" in battle_refusal(fight)
+
+
+def battle_refusal(fight) -> str:
+    from game.core.commands import SpendPoints
+    pass_round(fight)
+    fight.submit(SpendPoints("red-1", 1))
+    return fight.submit(SpendPoints("red-1", 1)).reason

@@ -92,6 +92,7 @@ class OpenD6Params(_P):
     blade_block: bool = True          # a bare-handed block of a bladed weapon takes its damage
     sharp_parry: bool = True          # a sharp weapon parrying a bare-handed blow hurts the attacker
     optional_rules: list[str] = Field(default_factory=list)   # params a scenario or resolve file may switch
+    max_points_per_roll: int = Field(default=2, ge=1)          # Character Points one roll may take
 
     @model_validator(mode="after")
     def _options(self) -> OpenD6Params:

@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from game.content.schema import RulesetSpec, UnitSpec, WeaponSpec
 from game.core import components as c
 from game.rulesets.tabletop.grid import GridRules
-from game.core.events import ActionsDeclared, Check, Defended, StatusChanged
+from game.core.commands import Aim, SpendPoints
+from game.core.events import ActionsDeclared, Aimed, Check, Defended, PointsSpent, StatusChanged
+from game.core.systems.attack import plan_attack
 from game.core.illegal import Illegal
 from game.rulesets.eclipse.core import roller_from
 from game.core.odds import mean
@@ -142,6 +144,99 @@ class OpenD6Grid(GridRules):
         session.get(uid, c.Tempo).actions = session.get(uid, c.ActionPoints).current
         return why
 
+    def end_turn(self, session: Session, uid: str) -> None:
+        """Character Points spent on a roll the turn never made go back to the pool."""
+        cond = session.get(uid, c.Condition)
+        cond.points_spent -= cond.points_armed
+        cond.points_armed = 0
+
+    def actions(self) -> dict[type, Any]:
+        return {Aim: self.aim_action, SpendPoints: self.spend_action}
+
+    # --- aiming -------------------------------------------------------------------------------
+
+    def aim_rounds(self, session: Session, uid: str, target: str) -> int:
+        """Rounds of uninterrupted aim at `target` that the unit's shot now takes: it aimed last
+        round (and the rounds before), and has not moved or defended since."""
+        cond = session.get(uid, c.Condition)
+        if cond.aim_target != target or cond.aim_round != session.round - 1 or session.active != uid:
+            return 0
+        if session.get(uid, c.Tempo).moved or session.has(uid, c.Guard):
+            return 0
+        return cond.aim_rounds
+
+    def aim_refusal(self, session: Session, uid: str, target: str) -> str | None:
+        """Why `uid` cannot aim at `target` now, or None."""
+        name = session.get(uid, c.Unit).name
+        if self.acted(session, uid):
+            return f"Aiming takes the whole round: {name} has already acted this turn."
+        held = session.get(uid, c.Loadout).current
+        weapon = session.weapons.get(held.weapon) if held is not None else None
+        if weapon is None or weapon.kind == "melee":
+            return f"{name} aims a ranged weapon (marksmanship or throwing), and holds none."
+        try:
+            plan_attack(session, uid, target, None, "torso", 0)
+        except Illegal as why:
+            return str(why)
+        return None
+
+    def aim_action(self, session: Session, cmd: Any) -> None:
+        """A round of aim: the unit does nothing else; +1D a round (to +3D) on its next shot at
+        the same target, if it aims round after round and then shoots before moving."""
+        uid = cmd.unit
+        why = self.aim_refusal(session, uid, cmd.target)
+        if why is not None:
+            raise Illegal(why)
+        cond = session.get(uid, c.Condition)
+        keep = cond.aim_target == cmd.target and cond.aim_round == session.round - 1
+        cond.aim_rounds = min(cond.aim_rounds + 1 if keep else 1, self.max_aim_rounds)
+        cond.aim_target, cond.aim_round = cmd.target, session.round
+        ap = session.get(uid, c.ActionPoints)
+        cost, ap.current = ap.current, 0
+        session.get(uid, c.Tempo).actions = 1
+        level = min(self.core.p.aim_max_dice, cond.aim_rounds * self.core.p.aim_dice_per_round)
+        session.emit(Aimed(uid, level, cost), session.position(uid), to=(session.side_of(uid),))
+
+    @property
+    def max_aim_rounds(self) -> int:
+        per = max(1, self.core.p.aim_dice_per_round)
+        return -(-self.core.p.aim_max_dice // per)
+
+    # --- Character Points -----------------------------------------------------------------------
+
+    def character_points(self, session: Session, uid: str) -> int:
+        """Character Points the unit has left (its `rules: {opend6: {character_points}}`)."""
+        template = session.get(uid, c.Unit).template
+        spec = next((u for u in session.setup.units if u.id == template), None)
+        profile = self.block("unit", template, spec.rules.get(self.engine)) if spec is not None else None
+        pool = getattr(profile, "character_points", 0) if profile is not None else 0
+        return max(0, pool - session.get(uid, c.Condition).points_spent)
+
+    def points_refusal(self, session: Session, uid: str, points: int) -> str | None:
+        name = session.get(uid, c.Unit).name
+        left, armed = self.character_points(session, uid), session.get(uid, c.Condition).points_armed
+        most = self.core.p.max_points_per_roll
+        if not isinstance(points, int) or points < 1:
+            return f"Spend at least 1 Character Point, not {points!r}."
+        if points > left:
+            return f"{name} has {left} Character Point{'s' if left != 1 else ''} left."
+        if armed + points > most:
+            return f"A roll takes at most {most} Character Points ({armed} already on the next roll)."
+        return None
+
+    def spend_action(self, session: Session, cmd: Any) -> None:
+        """Character Points on the unit's next roll this turn (an attack or an active defense): a
+        die each. Not an action; points its turn never rolls with come back."""
+        uid = cmd.unit
+        why = self.points_refusal(session, uid, cmd.points)
+        if why is not None:
+            raise Illegal(why)
+        cond = session.get(uid, c.Condition)
+        cond.points_armed += cmd.points
+        cond.points_spent += cmd.points
+        session.emit(PointsSpent(uid, cmd.points, self.character_points(session, uid)),
+                     session.position(uid), to=(session.side_of(uid),))
+
     @property
     def max_actions(self) -> int:  # type: ignore[override]  # read-only here: the ruleset's numbers say
         """The most actions a unit may declare in a turn."""
@@ -216,7 +311,11 @@ class OpenD6Grid(GridRules):
         melee = plan.weapon.kind == "melee"
         defense, note = self.defense_for(session, plan.target, melee)
         cover = tuple(self.cover_names(session, plan))
-        return Situation(actions=self.declared(session, plan.attacker),
+        own = not reaction and session.active == plan.attacker
+        aim = self.aim_rounds(session, plan.attacker, plan.target) if own else 0
+        points = session.get(plan.attacker, c.Condition).points_armed if own else 0
+        return Situation(actions=self.declared(session, plan.attacker), aim_rounds=aim,
+                         character_points=points,
                          range=self.band(session, plan, profile), cover=cover, melee=melee,
                          defender_weapon=self.parrying_with(session, plan.target, defense), **defense), note
 
@@ -236,6 +335,9 @@ class OpenD6Grid(GridRules):
         attacker, defender = self.fighter(session, uid), self.fighter(session, target)
         sit, note = self.situation(session, plan, profile, reaction)
         out = self.core.attack(attacker, defender, weapon, sit, roller_from(session.dice))
+        if not reaction:
+            cond = session.get(uid, c.Condition)
+            cond.aim_target, cond.aim_rounds, cond.points_armed = "", 0, 0
         ammo = self.spend_ammo(session, plan)
         self.record(session, plan, out.hit)
         event = self.emit_attack(session, plan, roll_check("attack", out.attack),
@@ -328,8 +430,13 @@ class OpenD6Grid(GridRules):
             text += f"-{multi}D"
         if wound:
             text += f"-{wound}D wounded"
-        if out.attack.code.dice != base.dice - multi - wound:
+        aim = min(self.core.p.aim_max_dice, sit.aim_rounds * self.core.p.aim_dice_per_round)
+        if aim:
+            text += f"+{aim}D aim"
+        if out.attack.code.dice != base.dice - multi - wound + aim:
             text += f" (kept at {out.attack.code.dice}D)"
+        if sit.character_points:
+            text += f" +{sit.character_points}D Character Point{'s' if sit.character_points > 1 else ''}"
         text += f" rolls {out.attack.total}"
         if out.attack.complication:
             text += " (Wild Die 1: a complication)"
@@ -353,7 +460,9 @@ class OpenD6Grid(GridRules):
         skill = weapon.skill.replace("_", " ")
         attack = [(f"{skill} D", base.dice), ("pips", base.pips),
                   (f"{sit.actions} actions D", -self.action_penalty(sit.actions)),
-                  ("wounded D", -self.core.wound_penalty(attacker))]
+                  ("wounded D", -self.core.wound_penalty(attacker)),
+                  ("aim D", min(self.core.p.aim_max_dice, sit.aim_rounds * self.core.p.aim_dice_per_round)),
+                  ("Character Point D", sit.character_points)]
         if sit.defense == "passive":
             defense = [("passive defense", self.core.passive_defense(defender))]
         else:
@@ -406,7 +515,10 @@ class OpenD6Grid(GridRules):
         skill_kind = "dodge" if kind == "full" else kind
         sit = Situation(defense=cast(DefenseChoice, skill_kind), defense_actions=self.declared(session, uid))
         code = self.core.defense_code(self.fighter(session, uid), sit)
-        return self.core.roll_code("defense", code, roller_from(session.dice))
+        cond = session.get(uid, c.Condition)
+        points = cond.points_armed if session.active == uid else 0
+        cond.points_armed -= points
+        return self.core.roll_code("defense", code, roller_from(session.dice), extra_dice=points)
 
     def guard_for(self, session: Session, uid: str, kind: str) -> c.Guard:
         rolled = self.defense_roll(session, uid, kind)
@@ -431,6 +543,14 @@ class OpenD6Grid(GridRules):
             bonus = f"+{guard.bonus}" if guard.bonus else ""
             out = [f"defending ({guard.kind} {guard.total}{bonus})" if word == f"defending ({guard.kind})"
                    else word for word in out]
+        cond = session.get(uid, c.Condition)
+        if cond.aim_rounds and cond.aim_round >= session.round - 1 and cond.aim_target in session.entities:
+            aim = min(self.core.p.aim_max_dice, cond.aim_rounds * self.core.p.aim_dice_per_round)
+            out.append(f"aiming at {session.get(cond.aim_target, c.Unit).name} (+{aim}D)")
+        points = self.character_points(session, uid)
+        if points or cond.points_armed:
+            armed = f", {cond.points_armed} on the next roll" if cond.points_armed else ""
+            out.append(f"{points} Character Point{'s' if points != 1 else ''}{armed}")
         actions = session.get(uid, c.Tempo).actions
         if actions > 1:
             out.append(f"{actions} actions (-{self.action_penalty(actions)}D)")

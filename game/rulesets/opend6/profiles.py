@@ -3,7 +3,7 @@ content's regex; the core (core.py, D6Code) parses them."""
 
 from __future__ import annotations
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
 from game.content.schema import Ident, check_d6
 from game.rulesets.tabletop import profiles as shared
@@ -37,4 +37,4 @@ class ArmorProfile(shared.ArmorProfile):
 
 
 class UnitProfile(shared.UnitProfile):
-    pass
+    character_points: int = Field(default=0, ge=0, le=100)   # spent a die each on a roll, once a battle
