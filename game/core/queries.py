@@ -18,7 +18,7 @@ from game.core.engine import Battle
 from game.core.events import Refused
 from game.core.grid import Reach
 from game.core.illegal import Illegal
-from game.core.ruleset import SuppressOdds, ThrowOdds
+from game.core.ruleset import ExtraAction, SuppressOdds, ThrowOdds
 from game.core.systems import attack, overwatch
 from game.core.systems.sight import unit_sees, visible_enemies
 
@@ -393,3 +393,11 @@ def preview_suppress(battle: Battle, uid: str, at: Square) -> SuppressOdds | Ref
         return s.rules.preview_suppress(s, uid, at, _known_uids(battle, s.side_of(uid)))
     except Illegal as why:
         return Refused(str(why))
+
+
+def extra_actions(battle: Battle, uid: str, target: str | None = None) -> list[ExtraAction]:
+    """The ruleset's own actions for `uid` now, each with its AP and command or why it cannot
+    be taken (OpenD6: aiming over rounds, Character Points)."""
+    s = battle.session
+    s.use()
+    return s.rules.extra_actions(s, uid, target)

@@ -116,6 +116,19 @@ class Fists:
 
 
 @dataclass(frozen=True, slots=True)
+class ExtraAction:
+    """An action a ruleset offers beyond the shared ones (OpenD6: aim over rounds, Character
+    Points): its key and words for the action bar, its AP, and the command it gives, or why not."""
+
+    key: str
+    label: str
+    cost: int | None
+    command: Any | None           # the Command to submit; None when it cannot be taken now
+    why: str = ""                 # why it cannot (greyed in the bar)
+    needs_target: bool = False    # asked again with the chosen target before it is taken
+
+
+@dataclass(frozen=True, slots=True)
 class Cone:
     cone_degrees: float = 90.0
 
@@ -249,6 +262,10 @@ class Ruleset:
     def morale_modifier(self, percent: float) -> int:
         """Modifier to a side's rolls when its morale is at `percent` of its start."""
         return 0
+
+    def extra_actions(self, session: Session, uid: str, target: str | None) -> list[ExtraAction]:
+        """The ruleset's own actions for `uid` now (at `target`, where one is chosen)."""
+        return []
 
     def defense_costs(self, session: Session, uid: str) -> dict[str, int]:
         """AP of each active or full defense the ruleset offers `uid` now."""

@@ -25,6 +25,7 @@ from game.core.commands import Aim, SpendPoints
 from game.core.events import ActionsDeclared, Aimed, Check, Defended, PointsSpent, StatusChanged
 from game.core.systems.attack import plan_attack
 from game.core.illegal import Illegal
+from game.core.ruleset import ExtraAction
 from game.rulesets.eclipse.core import roller_from
 from game.core.odds import mean
 from game.rulesets.opend6 import calculator as calculator_side
@@ -153,6 +154,28 @@ class OpenD6Grid(GridRules):
     def actions(self) -> dict[type, Any]:
         return {Aim: self.aim_action, SpendPoints: self.spend_action}
 
+    def extra_actions(self, session: Session, uid: str, target: str | None) -> list[ExtraAction]:
+        """a: aim at the target (the whole round); b: a Character Point on the next roll."""
+        ap = session.get(uid, c.ActionPoints).current
+        if target is None:
+            why = self.aim_refusal(session, uid, None)
+            aim_cmd = None
+        else:
+            why = self.aim_refusal(session, uid, target)
+            aim_cmd = Aim(uid, target) if why is None else None
+        label = "aim (whole round)"
+        if target is not None:
+            cond = session.get(uid, c.Condition)
+            keep = cond.aim_target == target and cond.aim_round == session.round - 1
+            rounds = min(cond.aim_rounds + 1 if keep else 1, self.max_aim_rounds)
+            label = f"aim +{min(self.core.p.aim_max_dice, rounds * self.core.p.aim_dice_per_round)}D"
+        items = [ExtraAction("a", label, ap, aim_cmd, why or "", needs_target=True)]
+        left = self.character_points(session, uid)
+        why = self.points_refusal(session, uid, 1)
+        items.append(ExtraAction("b", f"Character Point ({left})", 0,
+                                 SpendPoints(uid, 1) if why is None else None, why or ""))
+        return items
+
     # --- aiming -------------------------------------------------------------------------------
 
     def aim_rounds(self, session: Session, uid: str, target: str) -> int:
@@ -165,8 +188,8 @@ class OpenD6Grid(GridRules):
             return 0
         return cond.aim_rounds
 
-    def aim_refusal(self, session: Session, uid: str, target: str) -> str | None:
-        """Why `uid` cannot aim at `target` now, or None."""
+    def aim_refusal(self, session: Session, uid: str, target: str | None) -> str | None:
+        """Why `uid` cannot aim at `target` (None: at anyone) now, or None."""
         name = session.get(uid, c.Unit).name
         if self.acted(session, uid):
             return f"Aiming takes the whole round: {name} has already acted this turn."
@@ -174,6 +197,8 @@ class OpenD6Grid(GridRules):
         weapon = session.weapons.get(held.weapon) if held is not None else None
         if weapon is None or weapon.kind == "melee":
             return f"{name} aims a ranged weapon (marksmanship or throwing), and holds none."
+        if target is None:
+            return None
         try:
             plan_attack(session, uid, target, None, "torso", 0)
         except Illegal as why:
