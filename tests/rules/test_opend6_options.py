@@ -151,3 +151,36 @@ def test_the_calculator_blade_block_and_option_problems(tmp_path: Path) -> None:
     code, text = main_resolve(str(bad), as_json=False, odds=False)
     assert code != 0
     assert "did you mean 'damage_system'" in text and "free_dice" in text
+
+
+def test_aim_and_character_point_odds_by_enumeration() -> None:
+    """Without the Wild Die: a 1D shot against difficulty 5 hits 2/6 of the time; a round of aim
+    makes it 2D (30/36 at least 5), a Character Point the same, both 3D (212/216)."""
+    plain = OpenD6Rules(RULES.spec.model_copy(update={"params": {**RULES.spec.params, "wild_die": False}}))
+    shooter = Fighter("A", skills={"marksmanship": "1D"})
+    dart = Weapon("dart", "marksmanship", "1D")
+    easy = Situation(range="point_blank")                  # passive 10, point blank -5: 5
+
+    def chance(n: int) -> float:
+        import itertools
+        rolls = list(itertools.product(range(1, 7), repeat=n))
+        return sum(sum(r) >= 5 for r in rolls) / len(rolls)
+
+    assert opend6_odds(plain, shooter, GOBLIN, dart, easy).p_hit == pytest.approx(chance(1)) == pytest.approx(2 / 6)
+    aimed = Situation(range="point_blank", aim_rounds=1)
+    pointed = Situation(range="point_blank", character_points=1)
+    both = Situation(range="point_blank", aim_rounds=1, character_points=1)
+    assert opend6_odds(plain, shooter, GOBLIN, dart, aimed).p_hit == pytest.approx(chance(2)) == pytest.approx(30 / 36)
+    assert opend6_odds(plain, shooter, GOBLIN, dart, pointed).p_hit == pytest.approx(30 / 36)
+    assert opend6_odds(plain, shooter, GOBLIN, dart, both).p_hit == pytest.approx(chance(3)) == pytest.approx(212 / 216)
+    # Aim stops at +3D.
+    assert (opend6_odds(plain, shooter, GOBLIN, dart, Situation(range="long", aim_rounds=5)).p_hit
+            == pytest.approx(opend6_odds(plain, shooter, GOBLIN, dart, Situation(range="long", aim_rounds=3)).p_hit))
+
+
+def test_blade_block_odds_leave_the_hit_chance_alone() -> None:
+    """The backlash comes after a miss: the odds of the attack itself do not change."""
+    sit = Situation(range="point_blank", melee=True, defense="block", defense_total=12)
+    on = opend6_odds(RULES, CIAN, GOBLIN, SWORD, sit)
+    off = opend6_odds(RULES.with_options({"blade_block": False}), CIAN, GOBLIN, SWORD, sit)
+    assert on.p_hit == pytest.approx(off.p_hit) and 0 < on.p_hit < 1
