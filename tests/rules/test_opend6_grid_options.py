@@ -219,3 +219,27 @@ def battle_refusal(fight) -> str:
     pass_round(fight)
     fight.submit(SpendPoints("red-1", 1))
     return fight.submit(SpendPoints("red-1", 1)).reason
+
+
+def test_other_rulesets_refuse_aim_and_points_and_offer_neither() -> None:
+    from game.core.commands import Aim, SpendPoints
+    from game.core.queries import extra_actions
+    from game.core.events import Refused
+    setup = b.setup(["." * 8, "." * 8], {"red": [(b.unit("a", weapons=("pistol",)), (0, 0))],
+                                "blue": [(b.unit("z", weapons=("pistol",)), (7, 0))]})
+    with new_battle(setup, seed=1) as fight:
+        uid = fight.session.active
+        other = next(u for u, _ in fight.session.units() if u != uid)
+        aimed = fight.submit(Aim(uid, other))
+        assert isinstance(aimed, Refused) and "no aiming over rounds" in aimed.reason
+        assert "no Character Points" in fight.submit(SpendPoints(uid, 1)).reason
+        assert extra_actions(fight, uid) == []
+
+
+def test_aim_is_greyed_with_the_reason_after_acting() -> None:
+    from game.core.commands import Move
+    from game.core.queries import extra_actions
+    with battle() as fight:
+        fight.submit(Move("red-1", ((2, 4),)))
+        aim = {e.key: e for e in extra_actions(fight, "red-1", "blue-1")}["a"]
+        assert aim.command is None and "already acted" in aim.why and aim.cost == 1
