@@ -18,17 +18,17 @@ async def test_aim_and_a_character_point_from_the_keyboard(save_dir):
         uid = battle.session.active
         items = {item.key: item for item in screen.items}
         assert items["a"].label.startswith("aim") and items["a"].cost == battle.session.get(uid, c.ActionPoints).current
-        assert items["b"].label == "Character Point (0)" and not items["b"].enabled
-        assert "0 Character Points left" in items["b"].why
+        assert items["b"].label == "Character Point (5)" and items["b"].enabled and items["b"].cost == 0
 
-        await pilot.press("b")                          # none in the pool: refused, said why
+        await pilot.press("b", "b")                     # two points on the next roll: the most
+        await wait_until(pilot, lambda: sum(isinstance(e, PointsSpent) for e in screen.match.history) == 2)
+        items = {item.key: item for item in screen.items}
+        assert items["b"].label == "Character Point (3)" and not items["b"].enabled
+        assert "at most 2" in items["b"].why
+        await pilot.press("b")                          # greyed: refused, and it says why
         await pilot.pause()
-        assert any("0 Character Points left" in n.message for n in app._notifications)
-        assert not any(isinstance(e, PointsSpent) for e in screen.match.history)
-
-        battle.session.get(uid, c.Condition).points_spent = -2      # give the unit two points
-        await pilot.press("b")
-        await wait_until(pilot, lambda: any(isinstance(e, PointsSpent) for e in screen.match.history))
+        assert any("at most 2" in n.message for n in app._notifications)
+        assert sum(isinstance(e, PointsSpent) for e in screen.match.history) == 2
 
         await pilot.press("a")                          # no target yet: the first is picked
         await pilot.pause()
@@ -38,4 +38,4 @@ async def test_aim_and_a_character_point_from_the_keyboard(save_dir):
         await wait_until(pilot, lambda: any(isinstance(e, Aimed) for e in screen.match.history))
         cond = battle.session.get(uid, c.Condition)
         assert cond.aim_rounds == 1 and cond.aim_target in battle.session.entities
-        assert cond.points_armed == 0 and cond.points_spent == -2     # the turn ended: the point came back
+        assert cond.points_armed == 0 and cond.points_spent == 0      # the turn ended: the points came back

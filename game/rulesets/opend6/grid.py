@@ -169,6 +169,8 @@ class OpenD6Grid(GridRules):
             keep = cond.aim_target == target and cond.aim_round == session.round - 1
             rounds = min(cond.aim_rounds + 1 if keep else 1, self.max_aim_rounds)
             label = f"aim +{min(self.core.p.aim_max_dice, rounds * self.core.p.aim_dice_per_round)}D"
+            if why is None and keep and cond.aim_rounds >= self.max_aim_rounds:
+                why, aim_cmd = f"aimed the most it can (+{self.core.p.aim_max_dice}D): shoot", None
         items = [ExtraAction("a", label, ap, aim_cmd, why or "", needs_target=True)]
         left = self.character_points(session, uid)
         why = self.points_refusal(session, uid, 1)
