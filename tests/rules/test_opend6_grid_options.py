@@ -243,3 +243,38 @@ def test_aim_is_greyed_with_the_reason_after_acting() -> None:
         fight.submit(Move("red-1", ((2, 4),)))
         aim = {e.key: e for e in extra_actions(fight, "red-1", "blue-1")}["a"]
         assert aim.command is None and "already acted" in aim.why and aim.cost == 1
+
+
+def test_the_calculator_resolves_an_aimed_pointed_shot_as_the_grid_does(tmp_path: Path) -> None:
+    """Cian after a round of aim, with a Character Point, under the Wounds option with the
+    damage bonus: the grid's battle and a resolve file with the same dice agree on every number."""
+    import json
+
+    from game.core.commands import Aim, SpendPoints
+    from game.resolve.main import main_resolve
+    faces = [4, 5, 3, 2, 1, 6, 3]                  # 5D - 1D + 1D aim: 4 ordinary dice, CP die, Wild 6+3
+    with battle({"damage_system": "wounds", "damage_bonus": True}, cian_spec=pointed(1)) as fight:
+        fight.submit(Aim("red-1", "blue-1"))
+        pass_round(fight)
+        fight.submit(SpendPoints("red-1", 1))
+        fight.session.dice.force(*faces, 5, 4, 6, 3, 2, 2)
+        events = fight.submit(Attack("red-1", "blue-1"))
+        attack, damaged = of(events, AttackResolved)[0], of(events, Damaged)[0]
+        grid = (attack.attack.total, attack.defense.total, damaged.rolled, damaged.resisted,
+                fight.session.get("blue-1", c.Health).max_hp - fight.session.get("blue-1", c.Health).hp)
+    path = tmp_path / "shot.yaml"
+    path.write_text(
+        "ruleset: opend6\noptions: {damage_system: wounds, damage_bonus: true}\n"
+        "attacker: {name: Cian, attributes: {physique: 2D+2}, skills: {marksmanship: 5D}}\n"
+        "defender: {name: Goblin, attributes: {physique: 2D, agility: 2D+2}}\n"
+        "weapon: {name: crossbow, skill: marksmanship, damage: 4D}\n"
+        "situation: {actions: 2, aim_rounds: 1, character_points: 1, range: medium}\n"
+        "rolls: {attack: [4, 5, 3, 2, 1], attack_wild: [6, 3], damage: [5, 4, 6], damage_wild: [3],"
+        " resist: [2], resist_wild: [2]}\n", encoding="utf-8")
+    code, text = main_resolve(str(path), as_json=True, odds=False)
+    assert code == 0, text
+    result = json.loads(text)
+    calc = (result["attack_total"], result["difficulty"], result["damage_rolled"], result["resist_total"],
+            result["defender"]["wound_level"])
+    assert grid == calc
+    assert calc[0] == 4 + 5 + 3 + 2 + 1 + 6 + 3 and calc[4] == 6      # 24 against 15: Dead
