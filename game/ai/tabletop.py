@@ -31,7 +31,7 @@ from game.ai.simple import MIN_VALUE, SimplePlayer, walking_distances
 from game.core.commands import Attack, Command, Declare, Defend, EndTurn, Move
 from game.core.engine import Battle
 from game.core.events import Refused
-from game.core.queries import (AttackPreview, Sighting, UnitInfo, action_costs, declaring,
+from game.core.queries import (AttackPreview, Sighting, UnitInfo, action_costs, declaring, extra_actions,
                                full_move_beyond, opportunity_attacks, preview_attack, reach,
                                standing_at, unit_info)
 
@@ -44,6 +44,9 @@ WORTH_RANGE = (0.5, 2.0)  # how far an enemy's harm moves the worth of hitting i
 WORTHLESS = 0.01          # an attack worth less than this share of the target per AP, and
                           # less damage than the simple player shoots for, is not made
 FIGHT_TURNS = 2           # turns ahead a way of firing should leave the unit rounds for
+AIM_BELOW = 0.2           # OpenD6: a shot less likely than this is worth a round of aim ...
+AIM_DANGER = 0.05         # ... if the enemies in sight expect to take less than this share of it meanwhile
+POINT_CHANCE = (0.3, 0.7)  # a Character Point goes on a shot whose chance is in this band
 SHORTLIST = 10            # squares weighed by exact odds (after a cheap first sort)
 
 
@@ -106,6 +109,17 @@ class TabletopPlayer:
             return self.scout.next_command(battle)    # advance, or search, as `simple` does
         self._worth = self._worth_of(battle, enemies) if self.level.lookahead else {}
         shot = self._best_attack(battle, me, enemies)
+        if shot is not None and not self._moved and not self._attacked and self.level.tactics:
+            aim = self._aim(battle, me, enemies, shot)
+            if aim is not None:
+                self._moved = True                     # an aim in hand is lost by moving first
+                if not isinstance(aim, Declare):
+                    self._attacked = True
+                return aim
+        if shot is not None and not self._attacked and self.level.tactics:
+            point = self._point(battle, me, shot)
+            if point is not None:
+                return point
         if not self._moved and not self._attacked:
             self._moved = True
             # With a shot from here it shoots first (then finds cover with what movement is
@@ -137,6 +151,39 @@ class TabletopPlayer:
         if isinstance(fallback, Move) and (self._attacked or fallback.path[-1:] == (self._start,)):
             return EndTurn(uid)           # not back to where the turn began: that is pacing
         return fallback
+
+    def _aim(self, battle: Battle, me: UnitInfo, enemies: list[Sighting], shot: Attack) -> Command | None:
+        """OpenD6: a round of aim (+1D on the next shot, to +3D) when the shot is a long one and
+        the enemies in sight can do it little harm meanwhile."""
+        offered = {e.key: e for e in extra_actions(battle, me.uid, shot.target)}
+        aim = offered.get("a")
+        if aim is None:
+            return None
+        preview = preview_attack(battle, me.uid, shot.target, shot.mode)
+        if isinstance(preview, Refused):
+            return None
+        in_hand = any(name == "aim D" for name, _ in preview.attack_modifiers)
+        if in_hand and (preview.hit_chance >= AIM_BELOW or aim.command is None):
+            # the aim is in hand: shoot from here, one action, no multi-action penalty
+            return Declare(me.uid, 1) if me.ap == me.ap_per_turn > 1 else shot
+        if aim.command is None:
+            return None
+        if preview.hit_chance >= AIM_BELOW or self._danger(battle, me, enemies) > AIM_DANGER:
+            return None
+        return aim.command
+
+    def _point(self, battle: Battle, me: UnitInfo, shot: Attack) -> Command | None:
+        """OpenD6: a Character Point on a shot whose chance a die moves most (neither sure nor
+        hopeless), at a target that does harm at least as much as the others."""
+        point = {e.key: e for e in extra_actions(battle, me.uid)}.get("b")
+        if point is None or point.command is None or me.ap < 1:
+            return None
+        preview = preview_attack(battle, me.uid, shot.target, shot.mode)
+        if isinstance(preview, Refused) or not POINT_CHANCE[0] <= preview.hit_chance <= POINT_CHANCE[1]:
+            return None
+        if self._worth.get(shot.target, 1.0) < 1.0:
+            return None
+        return point.command
 
     def _actions(self, battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> int:
         """OpenD6: how many actions to declare for shooting from where it stands: each shot

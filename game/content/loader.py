@@ -14,13 +14,14 @@ file, line, column and key.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 from pathlib import Path
 
 from game.content.deploy import Deployment, deploy, slots_of
 from game.content.library import Library, Origin, add_beside, add_file, add_path, map_of
 from game.content.maps import ParsedMap, parse_map, scan_map
 from game.content.problems import ContentError, Problem, unique
-from game.content.schema import BattleSetup
+from game.content.schema import BattleSetup, RulesetSpec
 from game.content.validate import check_library, check_scenario, with_inline
 from game.content.validate import playable_rulesets as _playable_rulesets
 from game.content.yaml_marks import MAX_FILE_BYTES
@@ -154,6 +155,13 @@ def playable_rulesets(library: Library, scenario_id: str | Path) -> list[str]:
     return _playable_rulesets(scope, ident)
 
 
+def with_options(spec: RulesetSpec, options: dict[str, Any]) -> RulesetSpec:
+    """The ruleset with a scenario's optional rules switched (checked by `check_scenario`)."""
+    if not options:
+        return spec
+    return spec.model_copy(update={"params": {**spec.params, **options}})
+
+
 def _build_setup(library: Library, scenario_id: str, ruleset_id: str | None = None) -> BattleSetup:
     scenario = library.scenarios[scenario_id]
     scope, _ = with_inline(library, scenario)
@@ -175,7 +183,7 @@ def _build_setup(library: Library, scenario_id: str, ruleset_id: str | None = No
     return BattleSetup(
         scenario=scenario.model_copy(update={"map": map_spec.id, "ruleset": ruleset}),
         map=map_spec,
-        ruleset=scope.rulesets[ruleset],
+        ruleset=with_options(scope.rulesets[ruleset], scenario.options.get(ruleset, {})),
         terrain=[item for item in scope.terrain.values() if item.id in used_terrain],
         weapons=[scope.weapons[ident] for ident in dict.fromkeys(weapon_ids)],
         armor=[scope.armor[ident] for ident in dict.fromkeys(armor_ids)],

@@ -445,6 +445,8 @@ class ScenarioSpec(Strict):
     armor: list[ArmorSpec] = Field(default_factory=list)
     units: list[UnitSpec] = Field(default_factory=list)
     squads: list[SquadSpec] = Field(default_factory=list)
+    options: dict[Ident, dict[Ident, Any]] = Field(
+        default_factory=dict, description="optional rules switched, by ruleset id: {opend6: {damage_system: wounds}}")
 
 
 # --- rulesets --------------------------------------------------------------------------------

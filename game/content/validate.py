@@ -463,7 +463,25 @@ def check_scenario(
     origin = library.origins[("scenario", scenario_id)]
     scope, problems = with_inline(library, scenario)
     problems += _ruleset_problems(scope, scenario, origin, ruleset_id)
+    problems += _option_problems(scope, scenario, origin)
     return problems + _layout_problems(scope, scenario, origin)
+
+
+def _option_problems(scope: Library, scenario: ScenarioSpec, origin: Origin) -> list[Problem]:
+    """A scenario's `options:` name known rulesets, and only the optional rules each offers."""
+    problems = []
+    for ruleset_id, options in scenario.options.items():
+        spec = scope.rulesets.get(ruleset_id)
+        if spec is None:
+            problems.append(scope.problem(origin, ("options", ruleset_id), _unknown(scope, "ruleset", ruleset_id)))
+            continue
+        cls = RULESETS.get(spec.engine)
+        if cls is None:
+            continue
+        for name, message in cls.option_problems(spec, options):
+            problems.append(scope.problem(origin, ("options", ruleset_id, *([name] if name in options else [])),
+                                          message))
+    return problems
 
 
 def playable_rulesets(library: Library, scenario_id: str) -> list[str]:

@@ -135,6 +135,22 @@ class Declare(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Aim(Command):
+    """Spend the whole round aiming at `target` (OpenD6: +1D a round of it, on the next shot)."""
+
+    kind: ClassVar[str] = "aim"
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class SpendPoints(Command):
+    """Spend Character Points: a die each on the unit's next roll this turn (OpenD6)."""
+
+    kind: ClassVar[str] = "spend_points"
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
 class Respond(Command):
     """The defender's answer to a DefenseAsked: `unit` is the defender, not the active unit."""
 
@@ -172,7 +188,8 @@ GM_COMMANDS = (GiveModifier, SetHealth)
 COMMANDS: dict[str, type[Command]] = {
     cls.kind: cls
     for cls in (Move, ChangeStance, Attack, SetOverwatch, Suppress, Throw, Reload, Draw, Revive, Lean,
-                Defend, ChooseDefense, Declare, Respond, EndTurn, GiveModifier, SetHealth)
+                Defend, ChooseDefense, Declare, Aim, SpendPoints, Respond, EndTurn, GiveModifier,
+                SetHealth)
 }
 
 

@@ -149,6 +149,11 @@ class Condition:
     reacted_round: int = 0    # the round of its last reaction (d20: one a round)
     held: int = 0             # actions held from its last turn (d20: +1 to reactions each)
     exposed: int = 0          # to be hit, until its next turn (d20 berserk, stunned...)
+    aim_target: str = ""      # OpenD6: the unit it has aimed at ...
+    aim_rounds: int = 0       # ... for this many uninterrupted rounds ...
+    aim_round: int = 0        # ... the last of them this round
+    points_spent: int = 0     # OpenD6: Character Points spent this battle
+    points_armed: int = 0     # ... of them on its next roll this turn
 
 
 @dataclass(slots=True)

@@ -24,9 +24,9 @@ import esper
 
 from game.content.schema import BattleSetup, RulesetSpec
 from game.core import components as c
-from game.core.commands import (GM_COMMANDS, Attack, ChangeStance, ChooseDefense, Command, Declare,
-                                Defend, Draw, EndTurn, Lean, Move, Reload, Respond, Revive,
-                                SetOverwatch, Suppress, Throw, command_from_dict)
+from game.core.commands import (GM_COMMANDS, Aim, Attack, ChangeStance, ChooseDefense, Command,
+                                Declare, Defend, Draw, EndTurn, Lean, Move, Reload, Respond, Revive,
+                                SetOverwatch, SpendPoints, Suppress, Throw, command_from_dict)
 from game.core.dice import BadRoll, Dice, RollNeeded
 from game.core.events import DefenseAsked, Event, Moved, Refused, RollWanted, StanceChanged
 from game.core.illegal import Illegal
@@ -94,7 +94,7 @@ HANDLERS: dict[type, Callable[[Session, Any], None]] = {
     Declare: _declare,
     Respond: _respond,
 }
-FREE = (ChooseDefense, Declare)     # commands that are not actions of their own
+FREE = (ChooseDefense, Declare, SpendPoints)     # commands that are not actions of their own
 UNDOABLE = (Move, ChangeStance)
 NOTHING_TO_UNDO = "there is nothing to undo this turn"
 
@@ -117,7 +117,8 @@ class _Before:
 
 # Commands only some rulesets have (their `actions()`), and what a refusal calls them.
 RULESET_ACTIONS: dict[type, str] = {Throw: "grenades", Suppress: "suppressive fire",
-                                    Revive: "first aid on the battlefield", Lean: "leaning out from cover"}
+                                    Revive: "first aid on the battlefield", Lean: "leaning out from cover",
+                                    Aim: "aiming over rounds", SpendPoints: "Character Points"}
 
 
 def words(what: str) -> str:

@@ -229,6 +229,16 @@ class Aimed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PointsSpent(Event):
+    """Character Points spent on the unit's next roll this turn (a die each)."""
+
+    kind: ClassVar[str] = "points_spent"
+    unit: str
+    points: int
+    left: int
+
+
+@dataclass(frozen=True, slots=True)
 class AttackResolved(Event):
     kind: ClassVar[str] = "attack_resolved"
     attacker: str

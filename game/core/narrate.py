@@ -129,6 +129,8 @@ _TELLERS: dict[type, Callable] = {
     ev.Reloaded: lambda e, n: (f"{n(e.unit)} reloads the {n(e.weapon)}: {e.ammo} rounds, "
                                f"{e.spare} magazines left ({e.ap_cost} AP)."),
     ev.Aimed: lambda e, n: f"{n(e.unit)} aims: +{e.level} ({e.ap_cost} AP).",
+    ev.PointsSpent: lambda e, n: (f"{n(e.unit)} spends {e.points} Character Point{'s' if e.points != 1 else ''}: "
+                                  f"+{e.points}D on the next roll ({e.left} left)."),
     ev.AttackResolved: _attack,
     ev.Damaged: _damaged,
     ev.HealthChanged: _health,

@@ -19,7 +19,7 @@ from game.core.events import Refused
 from game.core.grid import Reach
 from game.core.illegal import Illegal
 from game.core.objectives import ObjectiveStatus, statuses
-from game.core.ruleset import SuppressOdds, ThrowOdds
+from game.core.ruleset import ExtraAction, SuppressOdds, ThrowOdds
 from game.core.systems import attack, overwatch
 from game.core.systems.sight import unit_sees, visible_enemies
 
@@ -478,3 +478,11 @@ def battle_outcome(battle: Battle) -> dict[str, object]:
     return {"over": s.over, "winner": s.winner, "reason": s.end_reason, "round": s.round,
             "objectives": [{"id": o.id, "side": o.side, "type": o.kind, "state": o.state,
                             "done": o.done, "needed": o.needed} for o in objectives(battle)]}
+
+
+def extra_actions(battle: Battle, uid: str, target: str | None = None) -> list[ExtraAction]:
+    """The ruleset's own actions for `uid` now, each with its AP and command or why it cannot
+    be taken (OpenD6: aiming over rounds, Character Points)."""
+    s = battle.session
+    s.use()
+    return s.rules.extra_actions(s, uid, target)

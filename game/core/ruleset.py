@@ -117,6 +117,19 @@ class Fists:
 
 
 @dataclass(frozen=True, slots=True)
+class ExtraAction:
+    """An action a ruleset offers beyond the shared ones (OpenD6: aim over rounds, Character
+    Points): its key and words for the action bar, its AP, and the command it gives, or why not."""
+
+    key: str
+    label: str
+    cost: int | None
+    command: Any | None           # the Command to submit; None when it cannot be taken now
+    why: str = ""                 # why it cannot (greyed in the bar)
+    needs_target: bool = False    # asked again with the chosen target before it is taken
+
+
+@dataclass(frozen=True, slots=True)
 class Cone:
     cone_degrees: float = 90.0
 
@@ -188,6 +201,12 @@ class Ruleset:
         return {kind: model for kind, model in models.items() if model is not None}
 
     @classmethod
+    def option_problems(cls, spec: RulesetSpec, options: dict[str, Any]) -> list[tuple[str, str]]:
+        """(option, message) for each optional rule a scenario's `options:` may not switch under
+        this ruleset (its name or its value); a ruleset without optional rules refuses them all."""
+        return [(name, f"the {spec.name} rules have no optional rule {name!r} to switch") for name in options]
+
+    @classmethod
     def content_problems(cls, kind: str, item: Any, block: Any) -> list[tuple[tuple[str, ...], str]]:
         """What this ruleset refuses in a content item's (`kind`: weapon, armor, unit) valid
         `rules` block beyond its model: (key under the block, message) pairs."""
@@ -244,6 +263,10 @@ class Ruleset:
     def morale_modifier(self, percent: float) -> int:
         """Modifier to a side's rolls when its morale is at `percent` of its start."""
         return 0
+
+    def extra_actions(self, session: Session, uid: str, target: str | None) -> list[ExtraAction]:
+        """The ruleset's own actions for `uid` now (at `target`, where one is chosen)."""
+        return []
 
     def defense_costs(self, session: Session, uid: str) -> dict[str, int]:
         """AP of each active or full defense the ruleset offers `uid` now."""

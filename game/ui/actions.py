@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game.core.queries import ActionCosts, UnitInfo, action_costs, lean_option, unit_info
+from game.core.queries import (ActionCosts, UnitInfo, action_costs, extra_actions, lean_option,
+                               unit_info)
 from game.ui.match import Match
 
 
@@ -65,6 +66,9 @@ def _tabletop(match: Match, info: UnitInfo, costs: ActionCosts) -> list[ActionIt
         items.append(ActionItem("n", "declare actions", None, up, "before acting"))
     if len(rules.defense_choices) > 1:
         items.append(ActionItem("y", "when attacked", None, up))
+    for extra in extra_actions(match.battle, info.uid):
+        ok = up and (extra.command is not None or (extra.needs_target and not extra.why))
+        items.append(ActionItem(extra.key, extra.label, extra.cost, ok, extra.why))
     return items
 
 

@@ -8,7 +8,7 @@ from pydantic import AfterValidator, Field, field_validator
 
 from game.content.schema import Name, RulesetSpec
 from game.rulesets.opend6.odds import opend6_odds
-from game.rulesets.opend6.core import D6Code, D6Roll, Fighter, OpenD6Rules, Outcome, Situation, Weapon
+from game.rulesets.opend6.core import Backlash, D6Code, D6Roll, Fighter, OpenD6Rules, Outcome, Situation, Weapon
 from game.resolve.inputs import Checker, Header, In, unknown
 from game.resolve.report import Report, mods_text, odds_report
 from game.resolve.rolls import NamedRolls
@@ -38,6 +38,8 @@ class WeaponIn(In):
     name: Name
     skill: str
     damage: str
+    sharp: bool = False          # a blade (sword, dagger)
+    unarmed: bool = False        # a fist or a kick
 
     @field_validator("damage")
     @classmethod
@@ -58,6 +60,7 @@ class SituationIn(In):
     defender_character_points: int = Field(default=0, ge=0)
     defense_total: int | None = None
     melee: bool = False
+    defender_weapon: WeaponIn | None = None   # what the defender parries with
 
 
 class Model(Header):
@@ -65,15 +68,20 @@ class Model(Header):
     defender: FighterIn
     weapon: WeaponIn
     situation: SituationIn = Field(default_factory=SituationIn)
+    options: dict[str, Any] = Field(default_factory=dict)    # optional rules switched (the ruleset's optional_rules)
 
 
 def rules_for(spec: RulesetSpec) -> OpenD6Rules:
     return OpenD6Rules(spec)
 
 
-def _inputs(rules: OpenD6Rules, data: Model) -> tuple[Fighter, Fighter, Weapon, Situation]:
+def _inputs(rules: OpenD6Rules, data: Model) -> tuple[OpenD6Rules, Fighter, Fighter, Weapon, Situation]:
     s = data.situation
     check = Checker()
+    for name, message in rules.option_problems(rules.spec, data.options):
+        check.add(("options", name) if name else ("options",), message)
+    check.done()
+    rules = rules.with_options(data.options)
     if s.range not in rules.p.range_modifiers:
         check.add(("situation", "range"), unknown("range", s.range, rules.p.range_modifiers))
     for index, name in enumerate(s.cover):
@@ -81,10 +89,12 @@ def _inputs(rules: OpenD6Rules, data: Model) -> tuple[Fighter, Fighter, Weapon, 
             check.add(("situation", "cover", index), unknown("cover", name, rules.p.cover_modifiers))
     check.done()
     a, d = (Fighter(**f.model_dump()) for f in (data.attacker, data.defender))
+    parry = Weapon(**s.defender_weapon.model_dump()) if s.defender_weapon is not None else None
     sit = Situation(s.actions, s.aim_rounds, s.character_points, s.range, tuple(s.cover),
                     s.extra_difficulty, s.defense, s.full_defense, s.defense_actions,
-                    s.defender_character_points, s.defense_total, s.melee)
-    return a, d, Weapon(**data.weapon.model_dump()), sit
+                    s.defender_character_points, s.defense_total, s.melee,
+                    defender_weapon=parry)
+    return rules, a, d, Weapon(**data.weapon.model_dump()), sit
 
 
 def _title(data: Model) -> str:
@@ -124,7 +134,7 @@ def _code_text(rules: OpenD6Rules, who: Fighter, skill: str, final: D6Code, acti
 
 
 def resolve(rules: OpenD6Rules, data: Model, rolls: NamedRolls, library: Library) -> Report:
-    attacker, defender, weapon, sit = _inputs(rules, data)
+    rules, attacker, defender, weapon, sit = _inputs(rules, data)
     out = rules.attack(attacker, defender, weapon, sit, rolls)
     report = Report(_title(data))
     if out.defense is not None:
@@ -141,33 +151,67 @@ def resolve(rules: OpenD6Rules, data: Model, rolls: NamedRolls, library: Library
     report.step(f"Attack: {code}: {_roll_text(out.attack, sit.character_points)}.")
     report.step(f"{out.reason[0].upper()}{out.reason[1:]}: {'hit' if out.hit else 'miss'}.")
     if out.hit and out.damage is not None:
-        _damage_steps(report, out, weapon)
-    report.step(f"{defender.name}: {defender.body_points - out.damage_after} of {defender.body_points} "
-                f"Body Points left: {out.state}.")
-    report.result = _result(out, defender)
+        _damage_steps(rules, report, out, weapon)
+    if out.backlash is not None:
+        _backlash_steps(rules, report, out.backlash, attacker if out.backlash.victim == "attacker" else defender)
+    report.step(_body_text(rules, defender, out.damage_after, out.state))
+    report.result = _result(rules, out, defender)
     return report
 
 
-def _damage_steps(report: Report, out: Outcome, weapon: Weapon) -> None:
+def _body_text(rules: OpenD6Rules, who: Fighter, after: int, state: str) -> str:
+    if rules.wounds is not None:
+        return f"{who.name}: {state.replace('_', ' ')}."
+    return f"{who.name}: {who.body_points - after} of {who.body_points} Body Points left: {state}."
+
+
+def _backlash_steps(rules: OpenD6Rules, report: Report, hit: Backlash, victim: Fighter) -> None:
+    report.step(f"{hit.reason}: {victim.name} takes the weapon's listed damage "
+                f"{hit.damage.code}: {_roll_text(hit.damage)}.")
+    _injury_step(rules, report, hit.damage.total, hit.armor, hit.resist, hit.applied)
+    report.step(_body_text(rules, victim, hit.after, hit.state))
+
+
+def _damage_steps(rules: OpenD6Rules, report: Report, out: Outcome, weapon: Weapon) -> None:
     assert out.damage is not None
     plus = " (with Strength Damage)" if D6Code.parse(weapon.damage).plus else ""
     report.step(f"Damage: {out.damage.code}{plus}: {_roll_text(out.damage)}.")
     if out.damage_bonus:
         report.step(f"Damage bonus: ({out.attack.total} - {out.difficulty}) / 5, rounded up = +{out.damage_bonus}.")
-    total = out.damage.total + out.damage_bonus
-    report.step(f"Body Points: {total} - {out.armor} armor = {out.damage_applied} lost.")
+    _injury_step(rules, report, out.damage.total + out.damage_bonus, out.armor, out.resist, out.damage_applied)
 
 
-def _result(out: Outcome, defender: Fighter) -> dict[str, Any]:
+def _injury_step(rules: OpenD6Rules, report: Report, total: int, armor: int, resist: D6Roll | None,
+                 applied: int) -> None:
+    if resist is None or rules.p.wounds is None:
+        report.step(f"Body Points: {total} - {armor} armor = {applied} lost.")
+        return
+    worn = f" + {armor} armor" if armor and rules.p.wounds.armor_adds else ""
+    over = total - resist.total - (armor if rules.p.wounds.armor_adds else 0)
+    report.step(f"Wounds: resisted with {rules.p.wounds.resist} {resist.code}: {_roll_text(resist)}{worn}; "
+                f"{total} is {max(0, over)} over the resistance total.")
+
+
+def _result(rules: OpenD6Rules, out: Outcome, defender: Fighter) -> dict[str, Any]:
     rolled = (out.damage.total + out.damage_bonus) if out.damage else 0
-    return {"hit": out.hit, "hits": int(out.hit), "damage_rolled": rolled,
-            "damage_applied": out.damage_applied, "wounds": 0,
-            "defender": {"name": defender.name, "body_points": defender.body_points - out.damage_after,
-                         "max_body_points": defender.body_points, "state": out.state},
-            "attack_total": out.attack.total, "difficulty": out.difficulty,
-            "complication": out.attack.complication, "damage_bonus": out.damage_bonus, "armor": out.armor}
+    wounds = rules.wounds is not None
+    found: dict[str, Any] = {
+        "hit": out.hit, "hits": int(out.hit), "damage_rolled": rolled,
+        "damage_applied": 0 if wounds else out.damage_applied, "wounds": out.damage_applied if wounds else 0,
+        "defender": {"name": defender.name, "body_points": defender.body_points - out.damage_after,
+                     "max_body_points": defender.body_points, "state": out.state},
+        "attack_total": out.attack.total, "difficulty": out.difficulty,
+        "complication": out.attack.complication, "damage_bonus": out.damage_bonus, "armor": out.armor}
+    if wounds:
+        found["defender"] = {"name": defender.name, "wound_level": out.damage_after, "state": out.state}
+        found["resist_total"] = out.resist.total if out.resist else None
+        found["over"] = out.over
+    if out.backlash is not None:
+        found["backlash"] = {"victim": out.backlash.victim, "damage_rolled": out.backlash.damage.total,
+                             "damage_applied": out.backlash.applied, "state": out.backlash.state}
+    return found
 
 
 def odds(rules: OpenD6Rules, data: Model, library: Library) -> Report:
-    attacker, defender, weapon, sit = _inputs(rules, data)
+    rules, attacker, defender, weapon, sit = _inputs(rules, data)
     return odds_report(_title(data), opend6_odds(rules, attacker, defender, weapon, sit), {})

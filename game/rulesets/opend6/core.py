@@ -5,7 +5,9 @@ every roll is the Wild Die: a 6 is rolled again and added, as long as it shows 6
 first roll is a complication. An attack hits when its total meets the combat difficulty:
 passive defense 10, or the defender's active defense roll (dodge, block, parry), or a full
 defense roll + 10, modified by range (attacks made at a distance only) and cover, never below
-3. Damage goes to Body Points.
+3. Damage goes to Body Points, or (the option `damage_system: wounds`) is resisted by a
+Physique roll and read off the wound levels. A bare-handed block of a bladed weapon takes the
+weapon's damage; a sharp weapon that parries a bare-handed blow hurts the attacker.
 Numbers: content/rulesets/opend6.yaml. Dice come through `roll(name, 1, 6)`.
 """
 
@@ -13,11 +15,12 @@ from __future__ import annotations
 
 import math
 import re
+from difflib import get_close_matches
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from game.content.schema import RulesetSpec
 
@@ -34,6 +37,29 @@ class BodyPoints(_P):
     wounded_below: float = Field(gt=0, le=1)      # remaining share under which a unit is wounded
     wounded_penalty_dice: int = Field(ge=0)
     dead_at: int                                  # remaining Body Points at or below: dead
+
+
+class WoundLevel(_P):
+    name: str
+    over: int | None = Field(default=None, ge=1)  # least damage over the resistance; None: by accumulation only
+    penalty_dice: int = Field(default=0, ge=0)
+    out: bool = False                             # out of the fight from this level
+
+
+class Wounds(_P):
+    resist: str = "physique"                      # the attribute rolled to resist damage
+    armor_adds: bool = True                       # armor adds to the resistance total
+    levels: list[WoundLevel] = Field(min_length=1)  # mildest first; the last is death
+
+    @field_validator("levels")
+    @classmethod
+    def _levels(cls, levels: list[WoundLevel]) -> list[WoundLevel]:
+        overs = [lv.over for lv in levels if lv.over is not None]
+        if overs != sorted(set(overs)):
+            raise ValueError("wound levels' `over` values must grow, mildest level first")
+        if levels[0].over is None or levels[-1].over is None:
+            raise ValueError("the first and the last wound level need an `over` value")
+        return levels
 
 
 class OpenD6Params(_P):
@@ -61,6 +87,22 @@ class OpenD6Params(_P):
     defense_skills: dict[str, str]                 # dodge/block/parry -> the skill rolled
     skill_attributes: dict[str, str]
     body_points: BodyPoints
+    damage_system: Literal["body_points", "wounds"] = "body_points"
+    wounds: Wounds | None = None
+    blade_block: bool = True          # a bare-handed block of a bladed weapon takes its damage
+    sharp_parry: bool = True          # a sharp weapon parrying a bare-handed blow hurts the attacker
+    optional_rules: list[str] = Field(default_factory=list)   # params a scenario or resolve file may switch
+    max_points_per_roll: int = Field(default=2, ge=1)          # Character Points one roll may take
+
+    @model_validator(mode="after")
+    def _options(self) -> OpenD6Params:
+        if self.damage_system == "wounds" and self.wounds is None:
+            raise ValueError("damage_system wounds needs a `wounds:` block (the wound levels)")
+        unknown = [name for name in self.optional_rules
+                   if name not in type(self).model_fields or name == "optional_rules"]
+        if unknown:
+            raise ValueError(f"optional_rules names no parameter: {', '.join(unknown)}")
+        return self
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +148,7 @@ class Fighter:
     attributes: dict[str, str] = field(default_factory=dict)    # die codes: agility: 3D+1
     skills: dict[str, str] = field(default_factory=dict)        # die codes: marksmanship: 5D
     body_points: int = 20
-    damage: int = 0                                             # Body Points already lost
+    damage: int = 0                                             # Body Points lost (Wounds: the wound level, 0 unhurt)
     armor: str | int = 0                                        # a number or a die code
 
 
@@ -115,6 +157,8 @@ class Weapon:
     name: str
     skill: str
     damage: str                                                 # 4D, 3D+2, or +1D (Strength)
+    sharp: bool = False                                         # a blade: sword, dagger
+    unarmed: bool = False                                       # a fist or a kick
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +176,32 @@ class Situation:
     defense_total: int | None = None        # an active defense rolled earlier this round
     melee: bool = False                     # a blow at arm's length, not an attack made at a distance
     extra_label: str = "other"              # what the log calls extra_difficulty
+    defender_weapon: Weapon | None = None   # what the defender parries with
+
+
+@dataclass(frozen=True, slots=True)
+class Backlash:
+    """Damage a block or parry deals beside the attack: to the blocker (a bare-handed block of a
+    blade) or to the attacker (a sharp weapon parrying a bare-handed blow)."""
+
+    victim: Literal["attacker", "defender"]
+    reason: str
+    damage: D6Roll
+    armor: int
+    resist: D6Roll | None
+    applied: int
+    after: int
+    state: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Injury:
+    armor: int
+    resist: D6Roll | None
+    over: int
+    applied: int
+    after: int
+    state: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +218,9 @@ class Outcome:
     damage_applied: int = 0
     damage_after: int = 0
     state: str = "ok"
+    resist: D6Roll | None = None            # Wounds: the Physique roll that resisted the damage
+    over: int = 0                           # Wounds: damage over the resistance total
+    backlash: Backlash | None = None
 
 
 class OpenD6Rules:
@@ -157,6 +230,38 @@ class OpenD6Rules:
     def __init__(self, spec: RulesetSpec) -> None:
         self.spec = spec
         self.p = OpenD6Params.model_validate(spec.params)
+
+    @staticmethod
+    def option_problems(spec: RulesetSpec, options: dict[str, object]) -> list[tuple[str, str]]:
+        """(option, message) for each option a scenario or resolve file may not switch, or sets
+        to a value the ruleset refuses."""
+        params = OpenD6Params.model_validate(spec.params)
+        found = []
+        for name in options:
+            if name not in params.optional_rules:
+                close = get_close_matches(str(name), params.optional_rules, 1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                found.append((str(name), f"unknown option {name!r}{hint}; known: "
+                              f"{', '.join(params.optional_rules)}"))
+        if not found:
+            try:
+                OpenD6Params.model_validate({**spec.params, **options})
+            except ValidationError as error:
+                for item in error.errors(include_url=False):
+                    where = str(item["loc"][0]) if item["loc"] else ""
+                    found.append((where, f"{where or 'options'}: {item['msg']}"))
+        return found
+
+    def with_options(self, options: dict[str, object]) -> OpenD6Rules:
+        """These rules with some optional rules switched (names from `optional_rules`)."""
+        problems = self.option_problems(self.spec, options)
+        if problems:
+            raise ValueError("; ".join(message for _, message in problems))
+        if not options:
+            return self
+        data = self.spec.model_dump()
+        data["params"] = {**data["params"], **options}
+        return type(self)(RulesetSpec.model_validate(data))
 
     # --- die codes --------------------------------------------------------------------------
 
@@ -191,8 +296,47 @@ class OpenD6Rules:
 
     def wound_penalty(self, who: Fighter) -> int:
         """Dice a wounded fighter loses on every action."""
+        if self.wounds is not None:
+            level = self.wound_level(who.damage)
+            return level.penalty_dice if level is not None else 0
         hurt = self.state_for(who.damage, who) == "wounded"
         return self.p.body_points.wounded_penalty_dice if hurt else 0
+
+    # --- the Wounds system (an option beside Body Points) --------------------------------------
+
+    @property
+    def wounds(self) -> Wounds | None:
+        return self.p.wounds if self.p.damage_system == "wounds" else None
+
+    def wound_level(self, index: int) -> WoundLevel | None:
+        """The wound level at `index` (0: unhurt; past the last: the last, death)."""
+        assert self.p.wounds is not None
+        levels = self.p.wounds.levels
+        return levels[min(index, len(levels)) - 1] if index > 0 else None
+
+    def level_for(self, over: int) -> int:
+        """The level (1-based index) that damage `over` the resistance total reaches; 0: none."""
+        assert self.p.wounds is not None
+        found = 0
+        for index, level in enumerate(self.p.wounds.levels, 1):
+            if level.over is not None and over >= level.over:
+                found = index
+        return found
+
+    def wound_after(self, current: int, over: int) -> int:
+        """The new level: the chart's, and a wound no worse than the one already taken makes it
+        one level worse (CHOICE: the seed has no Damage chapter)."""
+        assert self.p.wounds is not None
+        new = self.level_for(over)
+        if new == 0:
+            return current
+        if new <= current:
+            new = current + 1
+        return min(new, len(self.p.wounds.levels))
+
+    def resist_code(self, who: Fighter) -> D6Code:
+        assert self.p.wounds is not None
+        return self.code_of(who, self.p.wounds.resist)
 
     def passive_defense(self, who: Fighter) -> int:
         """10, plus (optional rule) +1 per 2D of Agility or dodge above 4D, rounded up. "Dodge"
@@ -251,6 +395,10 @@ class OpenD6Rules:
         return math.ceil(max(0, total - difficulty) / self.p.damage_bonus_divisor)
 
     def state_for(self, damage: int, who: Fighter) -> str:
+        """The body's condition: ok, wounded or dead (Wounds: the level's name)."""
+        if self.wounds is not None:
+            level = self.wound_level(damage)
+            return "ok" if level is None else level.name
         left = who.body_points - damage
         if left <= self.p.body_points.dead_at:
             return "dead"
@@ -282,22 +430,59 @@ class OpenD6Rules:
         if blocked or attack.total < difficulty:
             reason = blocked or f"{attack.total} is below the difficulty {difficulty}"
             return Outcome(attack, difficulty, parts, defense, False, reason,
-                           damage_after=defender.damage, state=before)
+                           damage_after=defender.damage, state=before,
+                           backlash=self.backlash(attacker, defender, weapon, sit, roll))
         damage = self.roll_code("damage", self.damage_code(attacker, weapon), roll,
                                 wild=self.p.wild_die_on_damage)
         bonus = self.damage_bonus(attack.total, difficulty)
-        armor = self.armor_roll(defender, roll)
-        applied = max(0, damage.total + bonus - armor)
-        after = defender.damage + applied
-        return Outcome(attack, difficulty, parts, defense, True,
-                       f"{attack.total} meets the difficulty {difficulty}", damage, bonus, armor,
-                       applied, after, self.state_for(after, defender))
+        reason = f"{attack.total} meets the difficulty {difficulty}"
+        hurt = self.injure(defender, damage.total + bonus, roll)
+        return Outcome(attack, difficulty, parts, defense, True, reason, damage, bonus, hurt.armor,
+                       hurt.applied, hurt.after, hurt.state, hurt.resist, hurt.over)
 
-    def armor_roll(self, defender: Fighter, roll: Roll) -> int:
+    def injure(self, who: Fighter, total: int, roll: Roll, prefix: str = "") -> _Injury:
+        """`total` damage against `who`: armor off Body Points, or (Wounds) a Physique roll (and
+        armor) that resists it, the rest read off the wound levels."""
+        armor = self.armor_roll(who, roll, f"{prefix}armor")
+        if self.wounds is None:
+            applied = max(0, total - armor)
+            after = who.damage + applied
+            return _Injury(armor, None, 0, applied, after, self.state_for(after, who))
+        resist = self.roll_code(f"{prefix}resist", self.resist_code(who), roll)
+        over = total - resist.total - (armor if self.wounds.armor_adds else 0)
+        after = self.wound_after(who.damage, over)
+        return _Injury(armor, resist, max(0, over), after - who.damage, after, self.state_for(after, who))
+
+    def backlash(self, attacker: Fighter, defender: Fighter, weapon: Weapon, sit: Situation,
+                 roll: Roll) -> Backlash | None:
+        """After a successful block or parry (the attack missed): a bare-handed block of a bladed
+        weapon takes the weapon's listed damage (no Strength Damage), unless the blocker wears
+        armor; a sharp weapon that parries a bare-handed blow deals its listed damage (no
+        Physique) to the attacker."""
+        if not sit.melee:
+            return None
+        victim: Literal["attacker", "defender"]
+        if (sit.defense == "block" and weapon.sharp and self.p.blade_block
+                and D6Code.parse(defender.armor) == D6Code(0)):
+            victim, hitter, listed = "defender", defender, weapon
+            why = f"{defender.name} blocked the {weapon.name} bare-handed"
+        elif (sit.defense == "parry" and weapon.unarmed and self.p.sharp_parry
+              and sit.defender_weapon is not None and sit.defender_weapon.sharp):
+            victim, hitter, listed = "attacker", attacker, sit.defender_weapon
+            why = f"{attacker.name}'s bare-handed blow met the {listed.name}"
+        else:
+            return None
+        code = D6Code.parse(listed.damage)
+        damage = self.roll_code("backlash", D6Code(code.dice, code.pips), roll,
+                                wild=self.p.wild_die_on_damage)
+        hurt = self.injure(hitter, damage.total, roll, "backlash_")
+        return Backlash(victim, why, damage, hurt.armor, hurt.resist, hurt.applied, hurt.after, hurt.state)
+
+    def armor_roll(self, defender: Fighter, roll: Roll, name: str = "armor") -> int:
         code = D6Code.parse(defender.armor)
         if code.dice == 0:
             return code.pips
-        return self.roll_code("armor", code, roll, wild=False).total
+        return self.roll_code(name, code, roll, wild=False).total
 
     def initiative(self, who: Fighter, roll: Roll, skill: str = "perception") -> D6Roll:
         """Initiative, rolled every round (the example rolls Acumen, the fantasy Perception)."""

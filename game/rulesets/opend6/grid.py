@@ -19,12 +19,15 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from game.content.schema import WeaponSpec
+from game.content.schema import RulesetSpec, UnitSpec, WeaponSpec
 from game.core import components as c
 from game.core import gm
 from game.rulesets.tabletop.grid import GridRules
-from game.core.events import ActionsDeclared, Check, Defended, StatusChanged
+from game.core.commands import Aim, SpendPoints
+from game.core.events import ActionsDeclared, Aimed, Check, Defended, PointsSpent, StatusChanged
+from game.core.systems.attack import plan_attack
 from game.core.illegal import Illegal
+from game.core.ruleset import ExtraAction
 from game.rulesets.eclipse.core import roller_from
 from game.core.odds import mean
 from game.rulesets.opend6 import calculator as calculator_side
@@ -81,7 +84,19 @@ class OpenD6Grid(GridRules):
     defense_choices = ("auto",)
     supports = GridRules.supports | {"declared_actions"}
 
+    @classmethod
+    def option_problems(cls, spec: RulesetSpec, options: dict[str, Any]) -> list[tuple[str, str]]:
+        """The optional rules the ruleset file names (`optional_rules`), with values its params take."""
+        return OpenD6Rules.option_problems(spec, options)
+
     # --- reading units ------------------------------------------------------------------------
+
+    def unit_body(self, spec: UnitSpec) -> tuple[dict[str, int], dict[str, int], int, int]:
+        """Under the Wounds system a unit's hp counts the wound levels it can still take."""
+        attributes, skills, hp, ap = super().unit_body(spec)
+        if self.core.p.damage_system == "wounds" and self.core.p.wounds is not None:
+            hp = len(self.core.p.wounds.levels)
+        return attributes, skills, hp, ap
 
     def fighter(self, session: Session, uid: str) -> Fighter:
         stats, health = session.get(uid, c.Stats), session.get(uid, c.Health)
@@ -125,7 +140,8 @@ class OpenD6Grid(GridRules):
         except ValueError:
             raise Illegal(f"The {weapon.name}'s damage {profile.damage!r} is not an OpenD6 die code "
                           "(like 4D, 3D+2 or +1D).") from None
-        return Weapon(weapon.name, skill, profile.damage), profile
+        return Weapon(weapon.name, skill, profile.damage, sharp=profile.sharp,
+                      unarmed=weapon.id == "unarmed"), profile
 
     def declared(self, session: Session, uid: str) -> int:
         """Actions the unit declared for this round (its last turn's, between turns)."""
@@ -153,6 +169,125 @@ class OpenD6Grid(GridRules):
         why = super().begin_turn(session, uid)
         session.get(uid, c.Tempo).actions = session.get(uid, c.ActionPoints).current
         return why
+
+    def end_turn(self, session: Session, uid: str) -> None:
+        """Character Points spent on a roll the turn never made go back to the pool."""
+        cond = session.get(uid, c.Condition)
+        cond.points_spent -= cond.points_armed
+        cond.points_armed = 0
+
+    def actions(self) -> dict[type, Any]:
+        return {Aim: self.aim_action, SpendPoints: self.spend_action}
+
+    def extra_actions(self, session: Session, uid: str, target: str | None) -> list[ExtraAction]:
+        """a: aim at the target (the whole round); b: a Character Point on the next roll."""
+        ap = session.get(uid, c.ActionPoints).current
+        if target is None:
+            why = self.aim_refusal(session, uid, None)
+            aim_cmd = None
+        else:
+            why = self.aim_refusal(session, uid, target)
+            aim_cmd = Aim(uid, target) if why is None else None
+        label = "aim (whole round)"
+        if target is not None:
+            cond = session.get(uid, c.Condition)
+            keep = cond.aim_target == target and cond.aim_round == session.round - 1
+            rounds = min(cond.aim_rounds + 1 if keep else 1, self.max_aim_rounds)
+            label = f"aim +{min(self.core.p.aim_max_dice, rounds * self.core.p.aim_dice_per_round)}D"
+            if why is None and keep and cond.aim_rounds >= self.max_aim_rounds:
+                why, aim_cmd = f"aimed the most it can (+{self.core.p.aim_max_dice}D): shoot", None
+        items = [ExtraAction("a", label, ap, aim_cmd, why or "", needs_target=True)]
+        left = self.character_points(session, uid)
+        why = self.points_refusal(session, uid, 1)
+        items.append(ExtraAction("b", f"Character Point ({left})", 0,
+                                 SpendPoints(uid, 1) if why is None else None, why or ""))
+        return items
+
+    # --- aiming -------------------------------------------------------------------------------
+
+    def aim_rounds(self, session: Session, uid: str, target: str) -> int:
+        """Rounds of uninterrupted aim at `target` that the unit's shot now takes: it aimed last
+        round (and the rounds before), and has not moved or defended since."""
+        cond = session.get(uid, c.Condition)
+        if cond.aim_target != target or cond.aim_round != session.round - 1 or session.active != uid:
+            return 0
+        if session.get(uid, c.Tempo).moved or session.has(uid, c.Guard):
+            return 0
+        return cond.aim_rounds
+
+    def aim_refusal(self, session: Session, uid: str, target: str | None) -> str | None:
+        """Why `uid` cannot aim at `target` (None: at anyone) now, or None."""
+        name = session.get(uid, c.Unit).name
+        if self.acted(session, uid):
+            return f"Aiming takes the whole round: {name} has already acted this turn."
+        held = session.get(uid, c.Loadout).current
+        weapon = session.weapons.get(held.weapon) if held is not None else None
+        if weapon is None or weapon.kind == "melee":
+            return f"{name} aims a ranged weapon (marksmanship or throwing), and holds none."
+        if target is None:
+            return None
+        try:
+            plan_attack(session, uid, target, None, "torso", 0)
+        except Illegal as why:
+            return str(why)
+        return None
+
+    def aim_action(self, session: Session, cmd: Any) -> None:
+        """A round of aim: the unit does nothing else; +1D a round (to +3D) on its next shot at
+        the same target, if it aims round after round and then shoots before moving."""
+        uid = cmd.unit
+        why = self.aim_refusal(session, uid, cmd.target)
+        if why is not None:
+            raise Illegal(why)
+        cond = session.get(uid, c.Condition)
+        keep = cond.aim_target == cmd.target and cond.aim_round == session.round - 1
+        cond.aim_rounds = min(cond.aim_rounds + 1 if keep else 1, self.max_aim_rounds)
+        cond.aim_target, cond.aim_round = cmd.target, session.round
+        ap = session.get(uid, c.ActionPoints)
+        cost, ap.current = ap.current, 0
+        session.get(uid, c.Tempo).actions = 1
+        level = min(self.core.p.aim_max_dice, cond.aim_rounds * self.core.p.aim_dice_per_round)
+        session.emit(Aimed(uid, level, cost), session.position(uid), to=(session.side_of(uid),))
+
+    @property
+    def max_aim_rounds(self) -> int:
+        per = max(1, self.core.p.aim_dice_per_round)
+        return -(-self.core.p.aim_max_dice // per)
+
+    # --- Character Points -----------------------------------------------------------------------
+
+    def character_points(self, session: Session, uid: str) -> int:
+        """Character Points the unit has left (its `rules: {opend6: {character_points}}`)."""
+        template = session.get(uid, c.Unit).template
+        spec = next((u for u in session.setup.units if u.id == template), None)
+        profile = self.block("unit", template, spec.rules.get(self.engine)) if spec is not None else None
+        pool = getattr(profile, "character_points", 0) if profile is not None else 0
+        return max(0, pool - session.get(uid, c.Condition).points_spent)
+
+    def points_refusal(self, session: Session, uid: str, points: int) -> str | None:
+        name = session.get(uid, c.Unit).name
+        left, armed = self.character_points(session, uid), session.get(uid, c.Condition).points_armed
+        most = self.core.p.max_points_per_roll
+        if not isinstance(points, int) or points < 1:
+            return f"Spend at least 1 Character Point, not {points!r}."
+        if points > left:
+            return f"{name} has {left} Character Point{'s' if left != 1 else ''} left."
+        if armed + points > most:
+            return f"A roll takes at most {most} Character Points ({armed} already on the next roll)."
+        return None
+
+    def spend_action(self, session: Session, cmd: Any) -> None:
+        """Character Points on the unit's next roll this turn (an attack or an active defense): a
+        die each. Not an action; points its turn never rolls with come back."""
+        uid = cmd.unit
+        why = self.points_refusal(session, uid, cmd.points)
+        if why is not None:
+            raise Illegal(why)
+        cond = session.get(uid, c.Condition)
+        cond.points_armed += cmd.points
+        cond.points_spent += cmd.points
+        session.emit(PointsSpent(uid, cmd.points, self.character_points(session, uid)),
+                     session.position(uid), to=(session.side_of(uid),))
 
     @property
     def max_actions(self) -> int:  # type: ignore[override]  # read-only here: the ruleset's numbers say
@@ -228,14 +363,29 @@ class OpenD6Grid(GridRules):
         melee = plan.weapon.kind == "melee"
         defense, note = self.defense_for(session, plan.target, melee)
         cover = tuple(self.cover_names(session, plan))
-        # the game master's +N to the attack roll is N off the difficulty it must beat
-        sit = Situation(actions=self.declared(session, plan.attacker),
+        own = not reaction and session.active == plan.attacker
+        aim = self.aim_rounds(session, plan.attacker, plan.target) if own else 0
+        points = session.get(plan.attacker, c.Condition).points_armed if own else 0
+        sit = Situation(actions=self.declared(session, plan.attacker), aim_rounds=aim,
+                        character_points=points,
                         range=self.band(session, plan, profile), cover=cover, melee=melee,
+                        defender_weapon=self.parrying_with(session, plan.target, defense),
                         **defense)
+        # the game master's +N to the attack roll is N off the difficulty it must beat
         given = gm.waiting(session, plan.attacker)
         if given:
             sit = dataclasses.replace(sit, extra_difficulty=-given[0][1], extra_label=given[0][0])
         return sit, note
+
+    def parrying_with(self, session: Session, uid: str, defense: dict[str, Any]) -> Weapon | None:
+        """The melee weapon a parrying unit holds (a sharp one hurts a bare-handed attacker)."""
+        if defense.get("defense") != "parry":
+            return None
+        held = session.get(uid, c.Loadout).current
+        spec = session.weapons.get(held.weapon) if held is not None else None
+        if spec is None or spec.kind != "melee":
+            return None
+        return self.weapon(spec)[0]
 
     def strike(self, session: Session, plan: AttackPlan, reaction: bool) -> AttackResolved:
         uid, target = plan.attacker, plan.target
@@ -245,18 +395,66 @@ class OpenD6Grid(GridRules):
         out = self.core.attack(attacker, defender, weapon, sit,
                                roller_from(session.dice, defender=target))
         gm.spend(session, uid)
+        if not reaction:
+            cond = session.get(uid, c.Condition)
+            cond.aim_target, cond.aim_rounds, cond.points_armed = "", 0, 0
         ammo = self.spend_ammo(session, plan)
         self.record(session, plan, out.hit)
         event = self.emit_attack(session, plan, roll_check("attack", out.attack),
                                  self.defense_check(out, sit), out.hit, int(out.hit), ammo, reaction,
-                                 self.detail(out, sit, attacker, weapon, note))
+                                 self.detail(out, sit, attacker, weapon, note) + self.backlash_text(out))
         if out.hit and out.damage is not None:
             faces, _ = roll_parts(out.damage)
-            self.hurt(session, target, uid, faces, out.damage.total + out.damage_bonus, out.armor,
+            resisted = out.armor + (out.resist.total if out.resist is not None else 0)
+            self.hurt(session, target, uid, faces, out.damage.total + out.damage_bonus, resisted,
                       out.damage_applied, plan.weapon.damage_type, out.state)
-            if out.state == "wounded":
-                self.mark_wounded(session, target)
+            self.mark_wound(session, target, out.state)
+        if out.backlash is not None:
+            hit = out.backlash
+            victim, source = (uid, target) if hit.victim == "attacker" else (target, uid)
+            faces, _ = roll_parts(hit.damage)
+            resisted = hit.armor + (hit.resist.total if hit.resist is not None else 0)
+            self.hurt(session, victim, source, faces, hit.damage.total, resisted, hit.applied,
+                      "cut", hit.state)
+            self.mark_wound(session, victim, hit.state)
         return event
+
+    @staticmethod
+    def backlash_text(out: Outcome) -> str:
+        if out.backlash is None:
+            return ""
+        hit = out.backlash
+        return (f"; {hit.reason}: the {hit.victim} takes the weapon's {hit.damage.code} "
+                f"(rolls {hit.damage.total})")
+
+    def hurt(self, session: Session, target: str, source: str, rolls: tuple[int, ...], rolled: int,
+             resisted: int, taken: int, damage_type: str, state: str) -> None:
+        """Under the Wounds system a level's name is a state: those marked `out` take the unit
+        out of the fight (the last is death)."""
+        wounds = self.core.wounds
+        if wounds is not None and state not in ("ok", "dead"):
+            level = next((lv for lv in wounds.levels if lv.name == state), None)
+            if level is not None and level is wounds.levels[-1]:
+                state = "dead"
+            elif level is not None:
+                state = "incapacitated" if level.out else "ok"
+        super().hurt(session, target, source, rolls, rolled, resisted, taken, damage_type, state)
+
+    def mark_wound(self, session: Session, uid: str, state: str) -> None:
+        if self.core.wounds is None:
+            if state == "wounded":
+                self.mark_wounded(session, uid)
+            return
+        cond = session.get(uid, c.Condition)
+        names = {lv.name for lv in self.core.wounds.levels}
+        level = next((lv for lv in self.core.wounds.levels if lv.name == state), None)
+        if level is None or level.out or state in cond.statuses:
+            return
+        for old in names & set(cond.statuses):
+            del cond.statuses[old]
+        cond.statuses[state] = 0
+        session.emit(StatusChanged(uid, state, 0, f"{state.replace('_', ' ')}: -{level.penalty_dice}D to "
+                                   "every action", lasting=True), session.position(uid) or (0, 0))
 
     def defense_check(self, out: Outcome, sit: Situation) -> Check:
         """The combat difficulty as a Check: its base, range and cover (and the floor of 3)."""
@@ -292,8 +490,13 @@ class OpenD6Grid(GridRules):
             text += f"-{multi}D"
         if wound:
             text += f"-{wound}D wounded"
-        if out.attack.code.dice != base.dice - multi - wound:
+        aim = min(self.core.p.aim_max_dice, sit.aim_rounds * self.core.p.aim_dice_per_round)
+        if aim:
+            text += f"+{aim}D aim"
+        if out.attack.code.dice != base.dice - multi - wound + aim:
             text += f" (kept at {out.attack.code.dice}D)"
+        if sit.character_points:
+            text += f" +{sit.character_points}D Character Point{'s' if sit.character_points > 1 else ''}"
         text += f" rolls {out.attack.total}"
         if out.attack.complication:
             text += " (Wild Die 1: a complication)"
@@ -317,7 +520,9 @@ class OpenD6Grid(GridRules):
         skill = weapon.skill.replace("_", " ")
         attack = [(f"{skill} D", base.dice), ("pips", base.pips),
                   (f"{sit.actions} actions D", -self.action_penalty(sit.actions)),
-                  ("wounded D", -self.core.wound_penalty(attacker))]
+                  ("wounded D", -self.core.wound_penalty(attacker)),
+                  ("aim D", min(self.core.p.aim_max_dice, sit.aim_rounds * self.core.p.aim_dice_per_round)),
+                  ("Character Point D", sit.character_points)]
         if sit.defense == "passive":
             defense = [("passive defense", self.core.passive_defense(defender))]
         else:
@@ -370,7 +575,11 @@ class OpenD6Grid(GridRules):
         skill_kind = "dodge" if kind == "full" else kind
         sit = Situation(defense=cast(DefenseChoice, skill_kind), defense_actions=self.declared(session, uid))
         code = self.core.defense_code(self.fighter(session, uid), sit)
-        return self.core.roll_code("defense", code, roller_from(session.dice, by=uid))
+        cond = session.get(uid, c.Condition)
+        points = cond.points_armed if session.active == uid else 0
+        cond.points_armed -= points
+        return self.core.roll_code("defense", code, roller_from(session.dice, by=uid),
+                                   extra_dice=points)
 
     def guard_for(self, session: Session, uid: str, kind: str) -> c.Guard:
         rolled = self.defense_roll(session, uid, kind)
@@ -395,6 +604,14 @@ class OpenD6Grid(GridRules):
             bonus = f"+{guard.bonus}" if guard.bonus else ""
             out = [f"defending ({guard.kind} {guard.total}{bonus})" if word == f"defending ({guard.kind})"
                    else word for word in out]
+        cond = session.get(uid, c.Condition)
+        if cond.aim_rounds and cond.aim_round >= session.round - 1 and cond.aim_target in session.entities:
+            aim = min(self.core.p.aim_max_dice, cond.aim_rounds * self.core.p.aim_dice_per_round)
+            out.append(f"aiming at {session.get(cond.aim_target, c.Unit).name} (+{aim}D)")
+        points = self.character_points(session, uid)
+        if points or cond.points_armed:
+            armed = f", {cond.points_armed} on the next roll" if cond.points_armed else ""
+            out.append(f"{points} Character Point{'s' if points != 1 else ''}{armed}")
         actions = session.get(uid, c.Tempo).actions
         if actions > 1:
             out.append(f"{actions} actions (-{self.action_penalty(actions)}D)")

@@ -1,4 +1,5 @@
-"""Exact odds under OpenD6: die codes with the exploding Wild Die, enumerated."""
+"""Exact odds under OpenD6: die codes with the exploding Wild Die, enumerated. Under the Wounds
+system the damage is the wound levels a hit adds."""
 
 from __future__ import annotations
 
@@ -98,7 +99,16 @@ def opend6_odds(rules: OpenD6Rules, attacker: Fighter, defender: Fighter,
         rolled_damage = d6_roll_dist(rules, rules.damage_code(attacker, weapon),
                                      wild=rules.p.wild_die_on_damage)
         total = convolve(rolled_damage, {b: q / p_hit for b, q in bonuses.items()})
-        through = remap(convolve(total, {-a: q for a, q in armor.items()}), lambda v: max(0, v))
+        if rules.wounds is None:
+            through = remap(convolve(total, {-a: q for a, q in armor.items()}), lambda v: max(0, v))
+        else:
+            # Wounds: the damage over a Physique roll (and armor), read as the levels it adds.
+            resist = d6_roll_dist(rules, rules.resist_code(defender))
+            if rules.wounds.armor_adds:
+                resist = convolve(resist, armor)
+            over = convolve(total, {-r: q for r, q in resist.items()})
+            now = defender.damage
+            through = remap(over, lambda v: rules.wound_after(now, v) - now)
         damage = mix([(1.0, damage), (p_hit, through)])
     states = states_of(damage, lambda d: rules.state_for(defender.damage + d, defender))
     note = f"Wild Die explosions cut below {rules.p.explosion_cutoff:g} probability"

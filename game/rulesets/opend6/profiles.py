@@ -3,7 +3,7 @@ content's regex; the core (core.py, D6Code) parses them."""
 
 from __future__ import annotations
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
 from game.content.schema import Ident, check_d6
 from game.rulesets.tabletop import profiles as shared
@@ -12,6 +12,7 @@ from game.rulesets.tabletop import profiles as shared
 class WeaponProfile(shared.WeaponProfile):
     skill: Ident | None = None       # the attack skill; none: the kind's (marksmanship, melee...)
     ranges: tuple[int, int, int] | None = None   # short/medium/long limits in meters
+    sharp: bool = False              # a blade: a bare-handed block takes its damage, a parry hurts fists
 
     @field_validator("ranges")
     @classmethod
@@ -36,4 +37,4 @@ class ArmorProfile(shared.ArmorProfile):
 
 
 class UnitProfile(shared.UnitProfile):
-    pass
+    character_points: int = Field(default=0, ge=0, le=100)   # spent a die each on a roll, once a battle

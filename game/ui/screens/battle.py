@@ -48,7 +48,7 @@ MAIN_ROWS = 16          # the map and side panel keep this many rows before the 
 FIXED_ROWS = 5          # the status line, the action bar and the footer
 GAME_ACTIONS = {"act", "fire", "target", "mode", "aim", "location", "stance", "overwatch",
                 "suppress", "throw", "reload", "draw", "revive", "defend", "declare", "reaction", "lean",
-                "end_turn", "undo"}
+                "extra", "end_turn", "undo"}
 
 
 class BattleScreen(GameScreen):
@@ -81,6 +81,8 @@ class BattleScreen(GameScreen):
         Binding("u", "defend", "Defend", show=False),
         Binding("n", "declare", "Declare", show=False),
         Binding("y", "reaction", "When attacked", show=False),
+        Binding("a", "extra('a')", "Aim (rounds)", show=False),
+        Binding("b", "extra('b')", "Character Point", show=False),
         Binding("e", "end_turn", "End turn"),
         Binding("z", "undo", "Undo", show=False),
         Binding("full_stop", "home", "Active unit", show=False),
@@ -499,6 +501,9 @@ class BattleScreen(GameScreen):
 
     def action_reaction(self) -> None:
         self.orders.reaction()
+
+    def action_extra(self, key: str) -> None:
+        self.orders.extra(key)
 
     def action_end_turn(self) -> None:
         self.orders.play(EndTurn(self.match.active_uid))

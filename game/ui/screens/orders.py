@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from game.core.commands import (Attack, ChooseDefense, Command, Declare, Defend, Draw, Move,
                                 Respond, Revive, Suppress, Throw)
 from game.core.events import Event, Refused
-from game.core.queries import (action_costs, preview_suppress, revive_cost, revive_odds,
-                               unit_info)
+from game.core.queries import (action_costs, extra_actions, preview_suppress, revive_cost,
+                               revive_odds, unit_info)
 from game.core.ruleset import ThrowOdds
 from game.ui.area import AreaAim, area_odds, friends_caught, pct
 from game.ui.picture import revive_target
@@ -304,6 +304,24 @@ class Orders:
         if against:
             words += f" from {unit_info(self.match.battle, against).name}"
         return words
+
+    def extra(self, key: str) -> None:
+        """a, b...: the ruleset's own actions (OpenD6: aim over rounds, a Character Point)."""
+        screen, uid = self.screen, self.match.active_uid
+        found = next((e for e in extra_actions(self.match.battle, uid) if e.key == key), None)
+        if found is None:
+            self.screen.notify("These rules have no such action.", timeout=3)
+            return
+        if found.needs_target and not found.why:
+            if screen.target is None:
+                screen.action_target(1)           # pick the target first; the key again takes it
+                return
+            found = next(e for e in extra_actions(self.match.battle, uid, screen.target) if e.key == key)
+        if found.command is None:
+            screen.notify(found.why or "Not possible now.", title="Not possible", severity="warning",
+                          timeout=4, markup=False)
+            return
+        self.play(found.command)
 
     def declare(self) -> None:
         """n: how many actions the unit takes this round (OpenD6: -1D each beyond the first)."""
