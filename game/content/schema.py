@@ -120,6 +120,10 @@ class TerrainSpec(Strict):
     blocks_sight: bool = False
     cover: Literal["none", "half", "full"] = "none"
     concealment: bool = False
+    elevation: int = Field(default=0, ge=0, le=10)
+    """How high the ground stands (0: level); rulesets with a superior-position rule read it."""
+    visibility: Literal["clear", "minor", "major"] = "clear"
+    """Impaired sight in the square (dim light, smoke, dark); read by rulesets that modify for it."""
     color: str = "white"
 
 
