@@ -193,8 +193,13 @@ class EclipseGrid(GridRules):
         return event
 
     @staticmethod
-    def _test_text(test: D100) -> str:
-        text = f"{test.roll:02d} against {test.target}: {'success' if test.success else 'failure'}"
+    def _test_text(test: D100, check: Check | None = None) -> str:
+        """"50 against 90 (guns 70, superior position +20): success": each modifier by name."""
+        named = ""
+        if check is not None and any(v for _, v in check.modifiers[1:]):
+            (label, base), *mods = check.modifiers
+            named = f" ({', '.join([f'{label} {base}', *(f'{m} {v:+d}' for m, v in mods if v)])})"
+        text = f"{test.roll:02d} against {test.target}{named}: {'success' if test.success else 'failure'}"
         if test.critical:
             text += ", critical"
         if test.superior:
@@ -202,10 +207,10 @@ class EclipseGrid(GridRules):
         return text
 
     def _detail(self, out: Any, sit: Situation) -> str:
-        parts = [f"attack {self._test_text(out.attack_test)}"]
+        parts = [f"attack {self._test_text(out.attack_test, out.attack)}"]
         if out.defense_test is not None:
             how = "full defense " if sit.full_defense else ""
-            parts.append(f"{how}defense {self._test_text(out.defense_test)}")
+            parts.append(f"{how}defense {self._test_text(out.defense_test, out.defense)}")
         else:
             parts.append("no defense")
         parts.append(out.reason)
