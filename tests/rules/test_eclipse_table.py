@@ -297,3 +297,51 @@ def test_the_exact_odds_move_with_superior_position():
     up = attack_odds(rules, jinx_f, target, pistol, Situation(("superior_position",), defense="none"))
     level = attack_odds(rules, jinx_f, target, pistol, Situation(defense="none"))
     assert (up.p_hit, level.p_hit) == (pytest.approx(0.91), pytest.approx(0.71))
+
+
+# --- eclipse1: the same table (the file copies the core's), called shots on an excellent success
+
+def battle1(rows=OPEN, size="medium"):
+    shooter = with_rules(b.unit("sasha", weapons=("pistol",)), rules={"eclipse1": {
+        "hp": 35, "attributes": {"cog": 15, "coo": 15, "int": 15, "ref": 20, "sav": 10, "som": 15,
+                                 "wil": 15, "wound_threshold": 7},
+        "skills": {"kinetic_weapons": 60, "fray": 40}}})
+    guard = with_rules(b.unit("guard", weapons=("knife",), armor="hide"), rules={"eclipse1": {
+        "hp": 40, "attributes": {"cog": 10, "coo": 10, "int": 10, "ref": 10, "sav": 5, "som": 20,
+                                 "wil": 10, "wound_threshold": 8},
+        "skills": {"fray": 40, "blades": 50}, "size": size}})
+    pistol = with_rules(PISTOL, rules={"eclipse1": {"skill": "kinetic_weapons", "damage": "2d10"}})
+    knife = with_rules(KNIFE, rules={"eclipse1": {"skill": "blades", "damage": "1d10"}})
+    hide = HIDE.model_validate({**HIDE.model_dump(), "rules": {"eclipse1": {"kinetic": 10, "energy": 10}}})
+    setup = b.setup(rows, {"red": [(shooter, (2, 3))], "blue": [(guard, (6, 3))]})
+    data = setup.model_dump()
+    data["map"]["legend"] = legend()
+    setup = BattleSetup.model_validate({**data, "ruleset": spec("eclipse1").model_dump(),
+                                        "terrain": [t.model_dump() for t in TERRAIN],
+                                        "weapons": [pistol.model_dump(), knife.model_dump()],
+                                        "armor": [hide.model_dump()]})
+    dice = Dice(1)
+    dice.force(10, 1)
+    return new_battle(setup, seed=1, dice=dice)
+
+
+def test_eclipse1_superior_position_and_size_on_the_grid():
+    with battle1(rows=row({2: "^", 6: "&"}), size="small") as fight:
+        attack, _ = shot(fight, 51, 99)
+        names = dict(attack.attack.modifiers)
+        assert names["superior position"] == 20 and names["small target"] == -10
+        assert names["major visibility"] == -20 and attack.attack.total == 50
+
+
+def test_eclipse1_called_shot_lands_on_an_excellent_success():
+    """Kinetic Weapons 60 - 10 = 50: a roll of 35 is MoS 35 (read off the die), excellent (+5
+    DV) and a landed called shot: armor 10 does not apply. A roll of 20 hits, but on armor."""
+    with battle1() as fight:
+        attack, events = shot(fight, 36, 99, 4, 4, location="called_shot")
+        assert attack.attack.total == 50 and "the called shot lands" in attack.detail
+        damage = next(e for e in events if isinstance(e, Damaged))
+        assert (damage.rolled, damage.resisted, damage.taken) == (13, 0, 13)
+    with battle1() as fight:
+        attack, events = shot(fight, 21, 99, 4, 4, location="called_shot")
+        damage = next(e for e in events if isinstance(e, Damaged))
+        assert (damage.rolled, damage.resisted, damage.taken) == (8, 10, 0)
