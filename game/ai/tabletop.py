@@ -241,8 +241,7 @@ class TabletopPlayer:
         exact expected damage beats the plain shot's; else None. Only the damage is compared:
         a called shot's mean damage per hit mixes hits that bypass the armor with hits that
         do not, and would overstate its chance to kill."""
-        if not self.level.called_shots or "called_shot" not in getattr(battle.session.rules.p,
-                                                                       "hit_locations", ()):
+        if not self.level.called_shots or "called_shot" not in battle.session.rules.p.hit_locations:
             return None
         called = preview_attack(battle, me.uid, enemy.uid, plain.mode, "called_shot")
         if isinstance(called, Refused) or called.expected_damage <= plain.expected_damage:

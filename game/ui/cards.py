@@ -107,7 +107,7 @@ def target_card(match: Match, preview: AttackPreview, location: str, distance: i
     rules = match.battle.session.rules
     if "aim" in rules.supports:     # aim and hit locations
         text.append(f"aim +{preview.aim} [+/-]  at {location} [t]\n")
-    elif len(getattr(rules.p, "hit_locations", ())) > 1:    # Eclipse Phase: a called shot
+    elif len(rules.p.hit_locations) > 1:    # Eclipse Phase: a called shot
         text.append(f"at {location.replace('_', ' ')} [t]\n")
     text.append(f"Cost {preview.ap_cost} AP\n")
     if preview.how:
