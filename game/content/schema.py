@@ -334,6 +334,8 @@ class ScenarioSpec(Strict):
     map: ScenarioMap = Field(description="a map id, a path to a map file, or a map written out")
     sides: list[SideSpec] = Field(min_length=2, max_length=4)
     victory: VictorySpec = Field(default_factory=VictorySpec)
+    lighting: Literal["clear", "minor", "major"] = "clear"
+    """Impaired sight over the whole map (dim light, dark); rulesets that modify for it read it."""
     weapons: list[WeaponSpec] = Field(default_factory=list)
     armor: list[ArmorSpec] = Field(default_factory=list)
     units: list[UnitSpec] = Field(default_factory=list)

@@ -345,3 +345,29 @@ def test_eclipse1_called_shot_lands_on_an_excellent_success():
         attack, events = shot(fight, 21, 99, 4, 4, location="called_shot")
         damage = next(e for e in events if isinstance(e, Damaged))
         assert (damage.rolled, damage.resisted, damage.taken) == (8, 10, 0)
+
+
+def lit(lighting: str, rows=OPEN):
+    with battle(rows=rows) as fight:
+        data = fight.session.setup.model_dump()
+    data["scenario"]["lighting"] = lighting
+    dice = Dice(1)
+    dice.force(10, 1)
+    return new_battle(BattleSetup.model_validate(data), seed=1, dice=dice)
+
+
+@pytest.mark.parametrize(("lighting", "expected"), [("clear", []), ("minor", [("minor visibility", -10)]),
+                                                    ("major", [("major visibility", -20)])])
+def test_the_scenarios_lighting_impairs_every_attack(lighting, expected):
+    """A dim or dark scene (the scenario's `lighting`): every attack, on any square, takes it."""
+    with lit(lighting) as fight:
+        attack, _ = shot(fight, 51, 99)
+        assert [m for m in attack.attack.modifiers if m[0].endswith("visibility")] == expected
+        assert attack.attack.total == 70 + sum(v for _, v in expected)
+
+
+def test_smoke_in_a_dim_scene_is_one_modifier_the_worse():
+    with lit("minor", rows=row({6: "&"})) as fight:
+        attack, _ = shot(fight, 51, 99)
+        assert [m for m in attack.attack.modifiers if m[0].endswith("visibility")] == [
+            ("major visibility", -20)]

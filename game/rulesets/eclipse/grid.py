@@ -102,7 +102,8 @@ class EclipseGrid(GridRules):
     def table_names(self, session: Session, plan: AttackPlan) -> list[str]:
         """The attacker's modifiers of the Combat Modifiers table that the grid decides: cover
         and concealment, superior position (standing higher than the target), impaired
-        visibility (the worse of the two squares' light or smoke, or the target's concealment),
+        visibility (the worst of the two squares' light or smoke, the scenario's `lighting` and
+        the target's concealment),
         the target's size, a called shot (hit location `called_shot`) and a two-handed weapon
         wielded by a unit with one hand free."""
         attacker, target = plan.attacker, plan.target
@@ -110,6 +111,7 @@ class EclipseGrid(GridRules):
         seen = [name for name in names if name in self.VISIBILITY.values()]
         names = [name for name in names if name not in seen]
         levels = {self._terrain(session, uid).visibility for uid in (attacker, target)}
+        levels.add(session.setup.scenario.lighting)          # the whole map's light
         worst = ("major" if "major" in levels or "major_visibility" in seen
                  else "minor" if "minor" in levels or seen else None)
         if worst is not None:
