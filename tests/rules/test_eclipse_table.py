@@ -371,3 +371,12 @@ def test_smoke_in_a_dim_scene_is_one_modifier_the_worse():
         attack, _ = shot(fight, 51, 99)
         assert [m for m in attack.attack.modifiers if m[0].endswith("visibility")] == [
             ("major visibility", -20)]
+
+
+def test_a_ranged_attack_is_never_blind():
+    """A shot needs the shooter's own sight, so it is not a blind attack even where its side's
+    record of sight lags (the computer's "what if I stood there" copies)."""
+    with battle() as fight:
+        blinded(fight)
+        preview = preview_attack(fight, "red-1", "blue-1", "single")
+        assert all(label != "blind" for label, _ in preview.attack_modifiers)

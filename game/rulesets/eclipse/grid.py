@@ -75,7 +75,10 @@ class EclipseGrid(GridRules):
         defender_mods: list[str] = []
         if defense != "none" and self._height(session, target) > self._height(session, attacker):
             defender_mods.append("superior_position")    # as Jinx at the ceiling, dodging
-        blind = not self._sees(session, attacker, target)
+        # a blind attack: a blow at a unit its side does not see (a ranged attack needs the
+        # attacker's own sight, so it is never blind; asking its side's sight would misread
+        # the "what if I stood there" copies, whose sight is not recomputed)
+        blind = weapon.kind == "melee" and not self._sees(session, attacker, target)
         miss_chance = blind and self.core.p.blind_attack == "miss_chance"
         if blind and not miss_chance:
             mods.append("blind")
@@ -142,8 +145,8 @@ class EclipseGrid(GridRules):
                       if session.weapons[w.weapon].kind == "melee"
                       and self.weapon_block(session.weapons[w.weapon]) is not None}
         candidates.add(self.t.unarmed.profile.get("skill") or "")
-        known = [s for s in candidates if s and s in skills]
-        return max(known, key=lambda s: skills[s], default="melee")
+        known = sorted(s for s in candidates if s and s in skills)    # ties: the first by name,
+        return max(known, key=lambda s: skills[s], default="melee")   # not by a set's order
 
     def _melee_defense(self, session: Session, uid: str, weapon: Weapon) -> Defense:
         """Fray or a melee skill: the unit's standing choice, or the better of the two."""
