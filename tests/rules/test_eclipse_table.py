@@ -380,3 +380,15 @@ def test_a_ranged_attack_is_never_blind():
         blinded(fight)
         preview = preview_attack(fight, "red-1", "blue-1", "single")
         assert all(label != "blind" for label, _ in preview.attack_modifiers)
+
+
+def test_the_bundled_rifles_are_two_handed_and_the_pistol_is_not():
+    from game.content.loader import load_setup
+    for ruleset in ("eclipse2", "eclipse1"):
+        setup = load_setup("eclipse2_alley", ruleset=ruleset)
+        with new_battle(setup, seed=1) as fight:
+            rules, weapons = fight.session.rules, fight.session.weapons
+            hands = {w: rules.weapon_profile(weapons[w]).hands
+                     for w in ("olea_rifle", "vanter_battle_rifle", "es63_custom", "thensi_smg")}
+            assert hands == {"olea_rifle": 2, "vanter_battle_rifle": 2, "es63_custom": 1,
+                             "thensi_smg": 1}, ruleset

@@ -49,4 +49,4 @@ class ArmorProfile(shared.ArmorProfile):
 class UnitProfile(shared.UnitProfile):
     death_rating: int = Field(default=0, ge=0, le=2000)   # 0: the ruleset's default
     size: Size = "medium"            # very_small (mouse), small (child), large (car), very_large
-    hands: int = Field(default=2, ge=0, le=2)   # hands free to wield a weapon (1: a shield, a lost arm)
+    hands: int = Field(default=2, ge=1, le=2)   # hands free to wield a weapon (1: a shield, a lost arm)
