@@ -48,6 +48,7 @@ AIM_BELOW = 0.2           # OpenD6: a shot less likely than this is worth a roun
 AIM_DANGER = 0.05         # ... if the enemies in sight expect to take less than this share of it meanwhile
 POINT_CHANCE = (0.3, 0.7)  # a Character Point goes on a shot whose chance is in this band
 SHORTLIST = 10            # squares weighed by exact odds (after a cheap first sort)
+HIGH_GROUND = 0.5         # the first sort's guess of standing above an enemy (superior position)
 
 
 class TabletopPlayer:
@@ -125,7 +126,7 @@ class TabletopPlayer:
             # With a shot from here it shoots first (then finds cover with what movement is
             # left). Under OpenD6 it weighs moving first: staying to shoot is one action only.
             declares = "declared_actions" in battle.session.rules.supports
-            if declares or shot is None:
+            if declares or shot is None or self._higher_ground_near(battle, me):
                 best = self._best_square(battle, me, enemies, shooting=True)
                 move = None if best in (None, me.square) else self._walk(battle, me, best)
                 away = self._disengage(battle, me, move) if move is not None else None
@@ -184,6 +185,21 @@ class TabletopPlayer:
         if self._worth.get(shot.target, 1.0) < 1.0:
             return None
         return point.command
+
+    def _higher_ground_near(self, battle: Battle, me: UnitInfo) -> bool:
+        """Whether ground higher than its own is within its free move (a superior position to
+        shoot from): then it weighs walking there before its shot, by the exact odds."""
+        if not self.level.lookahead:
+            return False
+        s = battle.session
+        heights = {t.id: t.elevation for t in s.setup.terrain}
+        if not any(heights.values()):
+            return False
+        here = heights.get(s.grid.terrain_at(*me.square), 0)
+        xs, ys, prices = reach(battle, me.uid).arrays()
+        return any(heights.get(s.grid.terrain_at(x, y), 0) > here
+                   for x, y, price in zip(xs.tolist(), ys.tolist(), prices.tolist(), strict=True)
+                   if price == 0)
 
     def _actions(self, battle: Battle, me: UnitInfo, enemies: list[Sighting]) -> int:
         """OpenD6: how many actions to declare for shooting from where it stands: each shot
@@ -252,16 +268,36 @@ class TabletopPlayer:
         costs = action_costs(battle, me.uid).modes
         best, best_value = None, 0.0
         for enemy in enemies:
-            previews = self._previews(battle, me, enemy, me.ap, costs=costs)
-            for preview, lasting in self._lasting(battle, me, previews):
+            plain = self._previews(battle, me, enemy, me.ap, costs=costs)
+            for preview, lasting in self._lasting(battle, me, plain):
                 # per AP: an action saved moves the unit, or holds for a reaction (d20)
                 value = self._attack_value(preview, enemy) * lasting / max(1, preview.ap_cost)
                 if value <= WORTHLESS and preview.expected_damage / max(1, preview.ap_cost) < MIN_VALUE:
                     continue              # worth nothing: neither a share of the target nor
-                value += self._noise()    # the damage the simple player would shoot for
+                location = "torso"        # the damage the simple player would shoot for
+                called = self._called_shot(battle, me, enemy, preview)
+                if called is not None:    # a called shot that deals more: its extra damage
+                    gain = (called.expected_damage - preview.expected_damage) / max(1, enemy.hp)
+                    value += gain * self._worth.get(enemy.uid, 1.0) * lasting / max(1, preview.ap_cost)
+                    location = "called_shot"
+                value += self._noise()
                 if value > best_value:
-                    best, best_value = Attack(me.uid, enemy.uid, preview.mode), value
+                    best, best_value = Attack(me.uid, enemy.uid, preview.mode, location), value
         return best
+
+    def _called_shot(self, battle: Battle, me: UnitInfo, enemy: Sighting,
+                     plain: AttackPreview) -> AttackPreview | None:
+        """The called shot (Eclipse Phase: -10, armor bypassed when it lands) of the same way of
+        firing, when the ruleset has one, the level weighs them (`normal`, `hard`) and its
+        exact expected damage beats the plain shot's; else None. Only the damage is compared:
+        a called shot's mean damage per hit mixes hits that bypass the armor with hits that
+        do not, and would overstate its chance to kill."""
+        if not self.level.called_shots or "called_shot" not in battle.session.rules.p.hit_locations:
+            return None
+        called = preview_attack(battle, me.uid, enemy.uid, plain.mode, "called_shot")
+        if isinstance(called, Refused) or called.expected_damage <= plain.expected_damage:
+            return None
+        return called
 
     def _previews(self, battle: Battle, me: UnitInfo, enemy: Sighting, spare: int, *,
                   costs: dict[str, int] | None = None, threat: bool = False) -> list[AttackPreview]:
@@ -331,12 +367,18 @@ class TabletopPlayer:
         if self.level.squares and len(squares) > self.level.squares:
             squares = self.rng.sample(squares, self.level.squares)
 
-        def guess(square: Square) -> float:     # cheap: cover against the enemies it would see
-            view = grid.view(square[0], square[1], me.sight)
-            seen = [e for e in enemies if e.square in view]
+        heights = {t.id: t.elevation for t in s.setup.terrain}
+
+        def height(square: Square) -> int:
+            return heights.get(grid.terrain_at(*square), 0)
+
+        def guess(square: Square) -> float:     # cheap: cover against the enemies it would see,
+            view = grid.view(square[0], square[1], me.sight)   # and high ground over them (its
+            seen = [e for e in enemies if e.square in view]    # worth is then weighed exactly)
             if shooting and not seen:
                 return -5.0
-            return -sum(EXPOSED[grid.cover_against(square, e.square)] for e in seen)
+            return -sum(EXPOSED[grid.cover_against(square, e.square)]
+                        - HIGH_GROUND * (height(square) > height(e.square)) for e in seen)
 
         squares.sort(key=guess, reverse=True)
         shortlist = [me.square] + squares[:SHORTLIST]

@@ -121,6 +121,10 @@ class TerrainSpec(Strict):
     blocks_sight: bool = False
     cover: Literal["none", "half", "full"] = "none"
     concealment: bool = False
+    elevation: int = Field(default=0, ge=0, le=10)
+    """How high the ground stands (0: level); rulesets with a superior-position rule read it."""
+    visibility: Literal["clear", "minor", "major"] = "clear"
+    """Impaired sight in the square (dim light, smoke, dark); read by rulesets that modify for it."""
     color: str = "white"
 
 
@@ -417,6 +421,8 @@ class ScenarioSpec(Strict):
     map: ScenarioMap = Field(description="a map id, a path to a map file, or a map written out")
     sides: list[SideSpec] = Field(min_length=2, max_length=4)
     victory: VictorySpec = Field(default_factory=VictorySpec)
+    lighting: Literal["clear", "minor", "major"] = "clear"
+    """Impaired sight over the whole map (dim light, dark); rulesets that modify for it read it."""
     objectives: list[ObjectiveSpec] = Field(default_factory=list, max_length=32)
     reinforcements: list[ReinforcementSpec] = Field(default_factory=list, max_length=32)
     events: list[EventSpec] = Field(default_factory=list, max_length=64)

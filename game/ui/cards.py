@@ -104,8 +104,11 @@ def target_card(match: Match, preview: AttackPreview, location: str, distance: i
     text.append(f" ({distance} sq)\n")
     weapon = match.battle.session.weapons.get(preview.weapon)
     text.append(f"{weapon.name if weapon else preview.weapon}, {mode_words(preview.mode)}  [m]\n")
-    if "aim" in match.battle.session.rules.supports:     # aim and hit locations
+    rules = match.battle.session.rules
+    if "aim" in rules.supports:     # aim and hit locations
         text.append(f"aim +{preview.aim} [+/-]  at {location} [t]\n")
+    elif len(rules.p.hit_locations) > 1:    # Eclipse Phase: a called shot
+        text.append(f"at {location.replace('_', ' ')} [t]\n")
     text.append(f"Cost {preview.ap_cost} AP\n")
     if preview.how:
         text.append(f"{preview.how}\n", style="grey70")

@@ -150,7 +150,7 @@ def test_called_shots_need_a_superior_success() -> None:
     sit = Situation(attacker_modifiers=("called_shot",))
     target = Fighter("T", skills={"fray": 10})
     lands = EP2.attack(JINX, target, PISTOL, sit, Fixed(attack=40, defense=50, damage=[1, 1, 1]))
-    assert lands.attack_test.target == 60 and lands.notes == ("the called shot lands",)
+    assert lands.attack_test.target == 60 and lands.notes == ("the called shot lands: it bypasses the armor",)
     plain = EP2.attack(JINX, target, PISTOL, sit, Fixed(attack=20, defense=50, damage=[1, 1]))
     assert plain.hit and plain.notes == ("the attack hits, but not where it was called",)
 

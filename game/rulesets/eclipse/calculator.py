@@ -148,8 +148,12 @@ def _damage_steps(rules: EclipseRules, report: Report, out: Outcome, defender: F
     if plan.multiplier > 1:
         text += f" = {out.damage_rolled // plan.multiplier}, x{plan.multiplier} for the critical"
     report.step(f"{text} = {out.damage_rolled}.")
-    if plan.armor_ignored:
+    defeating = (isinstance(rules, Eclipse1Rules) and rules.p.armor_defeating_critical
+                 and out.attack_test.critical)
+    if plan.armor_ignored and defeating:
         report.step("Critical: the attack is armor-defeating; armor is ignored.")
+    elif plan.armor_ignored:
+        report.step("Called shot: it finds a gap in the armor; armor is ignored.")
     else:
         worn = defender.armor.get(weapon.armor, 0)
         how = f"{weapon.armor} armor {worn}"

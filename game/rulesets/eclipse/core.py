@@ -86,6 +86,8 @@ class EclipseParams(_P):
     incapacitated_when: Literal["reaches", "exceeds"]
     death_rating_default: float = Field(gt=1)
     blind_miss_chance: int = Field(ge=0, le=100)
+    called_shot_effect: Literal["bypass_armor", "none"] = "none"
+    blind_attack: Literal["modifier", "miss_chance"] = "modifier"
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +196,15 @@ class EclipseRules:
     def called_shot_lands(self, attack: D100) -> bool:
         """A called shot's effect (a location, a disarm...) needs a superior success."""
         return attack.superior > 0
+
+    def hit_plan(self, attack: D100, weapon: Weapon, sit: Situation) -> DamagePlan:
+        """The damage plan of a hit, with a landed called shot's effect: with `called_shot_effect:
+        bypass_armor` it finds a gap in the armor, which then does not apply."""
+        plan = self.damage_plan(attack, weapon, sit)
+        if (self.p.called_shot_effect == "bypass_armor" and "called_shot" in sit.attacker_modifiers
+                and self.called_shot_lands(attack) and not plan.armor_ignored):
+            plan = DamagePlan(plan.dice, plan.bonus, plan.multiplier, True)
+        return plan
 
     # --- tests ------------------------------------------------------------------------------
 
@@ -323,9 +334,11 @@ class EclipseRules:
         if not hit:
             return base
         if "called_shot" in sit.attacker_modifiers:
-            notes.append("the called shot lands" if self.called_shot_lands(a_test)
-                         else "the attack hits, but not where it was called")
-        plan = self.damage_plan(a_test, weapon, sit)
+            lands = self.called_shot_lands(a_test)
+            bypass = lands and self.p.called_shot_effect == "bypass_armor"
+            notes.append("the called shot lands" + (": it bypasses the armor" if bypass else "")
+                         if lands else "the attack hits, but not where it was called")
+        plan = self.hit_plan(a_test, weapon, sit)
         faces = tuple(roll("damage", 1, code.sides) for _, code in plan.dice for _ in range(code.count))
         rolled, armor, through = self.damage_from(plan, sum(faces), defender, weapon)
         wounds = self.wounds_from(through, defender.wound_threshold)
@@ -388,7 +401,7 @@ def attack_odds(rules: EclipseRules, attacker: Fighter, defender: Fighter, weapo
             continue
         won = beaten(a_test)
         if won:
-            plans[rules.damage_plan(a_test, weapon, sit)] += won / (100 * len(d_tests)) * keep
+            plans[rules.hit_plan(a_test, weapon, sit)] += won / (100 * len(d_tests)) * keep
     p_hit = sum(plans.values())
     damage: Dist = {0: 1.0 - p_hit}
     for plan, weight in plans.items():

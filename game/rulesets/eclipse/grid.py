@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from game.content.schema import WeaponSpec
+from game.content.schema import TerrainSpec, WeaponSpec
 from game.core import components as c
 from game.core import gm
 from game.rulesets.tabletop.grid import GridRules
@@ -89,7 +89,7 @@ class EclipseGrid(GridRules):
         tempo = session.get(attacker, c.Tempo)
         if tempo.full_move and not reaction:
             mods.append("charge" if weapon.kind == "melee" else "full_move")
-        mods += self.cover_names(session, plan)
+        mods += self.table_names(session, plan)
         up = session.is_up(target)
         aware = self._sees(session, target, attacker)
         defense: Defense = "fray"
@@ -97,11 +97,64 @@ class EclipseGrid(GridRules):
             defense = "none"                     # incapacitated, or surprised by an unseen attacker
         elif weapon.kind == "melee":
             defense = self._melee_defense(session, target, weapon)
+        defender_mods: list[str] = []
+        if defense != "none" and self._height(session, target) > self._height(session, attacker):
+            defender_mods.append("superior_position")    # as Jinx at the ceiling, dodging
+        # a blind attack: a blow at a unit its side does not see (a ranged attack needs the
+        # attacker's own sight, so it is never blind; asking its side's sight would misread
+        # the "what if I stood there" copies, whose sight is not recomputed)
+        blind = weapon.kind == "melee" and not self._sees(session, attacker, target)
+        miss_chance = blind and self.core.p.blind_attack == "miss_chance"
+        if blind and not miss_chance:
+            mods.append("blind")
         guarded = session.has(target, c.Guard) and session.get(target, c.Guard).kind == "full"
-        return Situation(attacker_modifiers=tuple(mods), range=self.range_band(session, plan),
+        return Situation(attacker_modifiers=tuple(mods), defender_modifiers=tuple(defender_mods),
+                         range=self.range_band(session, plan),
                          attacker_extra=tuple(gm.waiting(session, attacker)),
                          defense=defense, defense_skill=self._melee_skill(session, target),
-                         full_defense=guarded and defense != "none", burst=plan.mode.rof > 1)
+                         full_defense=guarded and defense != "none", burst=plan.mode.rof > 1,
+                         blind_miss_chance=miss_chance)
+
+    # --- the combat modifiers table, read off the grid -----------------------------------------
+
+    VISIBILITY: ClassVar[dict[str, str]] = {"minor": "minor_visibility", "major": "major_visibility"}
+
+    def _terrain(self, session: Session, uid: str) -> TerrainSpec:
+        square = session.position(uid)
+        assert square is not None, "both sides of an attack stand on the map"
+        terrain = session.grid.terrain_at(*square)
+        return next(t for t in session.setup.terrain if t.id == terrain)
+
+    def _height(self, session: Session, uid: str) -> int:
+        return self._terrain(session, uid).elevation
+
+    def table_names(self, session: Session, plan: AttackPlan) -> list[str]:
+        """The attacker's modifiers of the Combat Modifiers table that the grid decides: cover
+        and concealment, superior position (standing higher than the target), impaired
+        visibility (the worst of the two squares' light or smoke, the scenario's `lighting` and
+        the target's concealment),
+        the target's size, a called shot (hit location `called_shot`) and a two-handed weapon
+        wielded by a unit with one hand free."""
+        attacker, target = plan.attacker, plan.target
+        names = self.cover_names(session, plan)
+        seen = [name for name in names if name in self.VISIBILITY.values()]
+        names = [name for name in names if name not in seen]
+        levels = {self._terrain(session, uid).visibility for uid in (attacker, target)}
+        levels.add(session.setup.scenario.lighting)          # the whole map's light
+        worst = ("major" if "major" in levels or "major_visibility" in seen
+                 else "minor" if "minor" in levels or seen else None)
+        if worst is not None:
+            names.append(self.VISIBILITY[worst])
+        if self._height(session, attacker) > self._height(session, target):
+            names.append("superior_position")
+        size = self.unit_profile(session, target).size
+        if size != "medium":
+            names.append(f"{size}_target")
+        if plan.location == "called_shot":
+            names.append("called_shot")
+        if self.weapon_profile(plan.weapon).hands > self.unit_profile(session, attacker).hands:
+            names.append("two_handed_one_hand")
+        return names
 
     @staticmethod
     def _sees(session: Session, uid: str, other: str) -> bool:
@@ -118,8 +171,8 @@ class EclipseGrid(GridRules):
                       if session.weapons[w.weapon].kind == "melee"
                       and self.weapon_block(session.weapons[w.weapon]) is not None}
         candidates.add(self.t.unarmed.profile.get("skill") or "")
-        known = [s for s in candidates if s and s in skills]
-        return max(known, key=lambda s: skills[s], default="melee")
+        known = sorted(s for s in candidates if s and s in skills)    # ties: the first by name,
+        return max(known, key=lambda s: skills[s], default="melee")   # not by a set's order
 
     def _melee_defense(self, session: Session, uid: str, weapon: Weapon) -> Defense:
         """Fray or a melee skill: the unit's standing choice, or the better of the two."""
@@ -173,8 +226,13 @@ class EclipseGrid(GridRules):
         return event
 
     @staticmethod
-    def _test_text(test: D100) -> str:
-        text = f"{test.roll:02d} against {test.target}: {'success' if test.success else 'failure'}"
+    def _test_text(test: D100, check: Check | None = None) -> str:
+        """"50 against 90 (guns 70, superior position +20): success": each modifier by name."""
+        named = ""
+        if check is not None and any(v for _, v in check.modifiers[1:]):
+            (label, base), *mods = check.modifiers
+            named = f" ({', '.join([f'{label} {base}', *(f'{m} {v:+d}' for m, v in mods if v)])})"
+        text = f"{test.roll:02d} against {test.target}{named}: {'success' if test.success else 'failure'}"
         if test.critical:
             text += ", critical"
         if test.superior:
@@ -182,10 +240,10 @@ class EclipseGrid(GridRules):
         return text
 
     def _detail(self, out: Any, sit: Situation) -> str:
-        parts = [f"attack {self._test_text(out.attack_test)}"]
+        parts = [f"attack {self._test_text(out.attack_test, out.attack)}"]
         if out.defense_test is not None:
             how = "full defense " if sit.full_defense else ""
-            parts.append(f"{how}defense {self._test_text(out.defense_test)}")
+            parts.append(f"{how}defense {self._test_text(out.defense_test, out.defense)}")
         else:
             parts.append("no defense")
         parts.append(out.reason)

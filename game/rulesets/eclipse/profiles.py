@@ -15,9 +15,13 @@ from game.content.schema import Ident, check_dice
 from game.rulesets.tabletop import profiles as shared
 
 
+Size = Literal["very_small", "small", "medium", "large", "very_large"]
+
+
 class WeaponProfile(shared.WeaponProfile):
     skill: Ident | None = None       # the attack skill: guns, melee, kinesics...
     armor: Literal["kinetic", "energy"] = "kinetic"   # which armor value applies
+    hands: int = Field(default=1, ge=1, le=2)   # 2: a two-handed weapon
 
 
 class Weapon2Profile(WeaponProfile):
@@ -44,3 +48,5 @@ class ArmorProfile(shared.ArmorProfile):
 
 class UnitProfile(shared.UnitProfile):
     death_rating: int = Field(default=0, ge=0, le=2000)   # 0: the ruleset's default
+    size: Size = "medium"            # very_small (mouse), small (child), large (car), very_large
+    hands: int = Field(default=2, ge=1, le=2)   # hands free to wield a weapon (1: a shield, a lost arm)

@@ -19,7 +19,8 @@ Enter or click       act on the square under the cursor: move there, target the
 Tab / Shift+Tab      target the next / previous enemy in sight
 f                    fire at the target (the first key shows the odds first)
 m                    next fire mode       + / -   aim more / less
-t                    next hit location (torso, head, arm, leg)
+t                    next hit location (torso, head, arm, leg; Eclipse Phase: a
+                     called shot, -10, that needs a superior success to land)
 Escape               stop targeting or aiming (the cursor stays)
 s c p                stand, crouch, go prone          d   drop flat (quick, prone)
 o                    overwatch, facing the cursor     r   reload
