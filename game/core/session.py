@@ -193,11 +193,11 @@ class Session:
 
     def copy(self) -> Session:
         """An independent copy of this battle's state in a world of its own (a replay's
-        checkpoint): playing on in either leaves the other as it was. The content, grid and
-        ruleset, which no command changes, are shared."""
+        checkpoint): playing on in either leaves the other as it was. The content and grid,
+        which no command changes, are shared; the ruleset is copied, since a ruleset may keep
+        the battle's state between commands (d20: initiative, reactions used, who is unaware)."""
         memo: dict[int, Any] = {id(shared): shared for shared in
-                                (self.setup, self.grid, self.rules, self.weapons, self.armors,
-                                 self.templates)}
+                                (self.setup, self.grid, self.weapons, self.armors, self.templates)}
         self.use()
         other = copy.copy(self)
         for name, value in vars(self).items():
