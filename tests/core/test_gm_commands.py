@@ -36,7 +36,9 @@ def duel(library, scenario: str) -> BattleSetup:
                            "b": {"terrain": "open", "zone": "b"}})
     sides = [SideSpec(id=f"s{i}", name=f"Side {i}", zone="ab"[i],
                       members=[SquadMember(unit=first[i].unit, at=(1 + i, 1))]) for i in range(2)]
-    scenario = base.scenario.model_copy(update={"id": "duel", "map": "duel", "sides": sides})
+    scenario = base.scenario.model_copy(update={  # the scenario's own objectives name its sides
+        "id": "duel", "map": "duel", "sides": sides, "objectives": [], "reinforcements": [],
+        "events": []})
     return base.model_copy(update={"scenario": ScenarioSpec.model_validate(scenario.model_dump()),
                                    "map": grid, "squads": []})
 
