@@ -12,7 +12,8 @@ from xml.sax.saxutils import quoteattr
 
 TILE = 16
 ORDER = [("open", "."), ("rough", ","), ("wall", "#"), ("low_cover", "="), ("high_cover", "H"),
-         ("door", "+"), ("water", "~"), ("brush", '"'), ("rubble", "%")]
+         ("door", "+"), ("water", "~"), ("brush", '"'), ("rubble", "%"), ("high_ground", "^"),
+         ("dim", ":"), ("smoke", "&")]
 GID = {glyph: index + 1 for index, (_, glyph) in enumerate(ORDER)}
 Zone = tuple[str, int, int, int, int]      # name, x, y, width, height in squares (0x0: a point)
 
