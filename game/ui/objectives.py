@@ -51,10 +51,8 @@ def objectives_card(match: Match) -> Text:
     found = objectives(match.battle)
     limit = match.battle.session.setup.scenario.victory
     after = "a draw" if limit.on_timeout == "draw" else f"{match.name(limit.on_timeout)} wins"
-    if all(o.kind == "eliminate" for o in found):      # the plain battle: one line says it
-        text.append("Objective ", style="bold")
-        text.append(f"last side standing; after round {limit.max_rounds}, {after}")
-        return text
+    if all(o.kind == "eliminate" for o in found):      # the plain battle: nothing to track
+        return text                                     # (the card is hidden)
     text.append("Objectives\n", style="bold")
     for side in match.sides:
         mine = [o for o in found if o.side == side]

@@ -114,7 +114,7 @@ async def test_a_broken_scenario_file_shows_every_problem(save_dir, tmp_path):
 
 
 async def test_a_tall_terminal_lists_every_scenario_and_a_small_one_scrolls(save_dir):
-    for size, shown in (((120, 50), "all"), ((80, 24), "some")):
+    for size, shown in (((120, 60), "all"), ((80, 24), "some")):
         app = make_app(save_dir)
         async with app.run_test(size=size) as pilot:
             await pilot.press("enter")

@@ -131,6 +131,7 @@ class ObjectivesCard(Static):
     card: var[Text] = var(Text)
 
     def watch_card(self, card: Text) -> None:
+        self.display = bool(card.plain)          # a plain elimination battle has no card
         self.update(card, layout=True)
 
 
