@@ -16,7 +16,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from game.saves import SaveError, resolve_save_dir, write_save
+from game.saves import SaveError, list_campaign_saves, resolve_save_dir, write_save
 from game.ui.screens.menu import MainMenu
 
 if TYPE_CHECKING:                      # the engine loads when a battle starts, not before the menu
@@ -235,14 +235,38 @@ class SkirmishApp(App):
             return False
         session = match.battle.session
         session.use()
+        fought = len(run.state.history)
         run.state = after_battle(run.state, run.campaign, session)
         run.match = None
+        self._keep_a_campaign_that_moved_on(fought)
         self._save_campaign()
         if quitting:
             self.call_later(self.exit)
         else:
             self.leave_battle(then=self.show_briefing)
         return True
+
+    def _keep_a_campaign_that_moved_on(self, fought: int) -> None:
+        """A battle loaded from an older save of a campaign that has since gone on (more
+        battles fought, or ended) writes its outcome beside that campaign save, never over it."""
+        from game.campaign import read_campaign
+        run = self.campaign
+        if run is None or run.save_name is None or self.save_folder is None:
+            return
+        try:
+            kept = read_campaign(self.save_folder, run.save_name)
+        except SaveError:
+            return                         # no save yet, or one that cannot be read: nothing to keep
+        if len(kept.history) <= fought and kept.ending is None:
+            return
+        names = {info.path.stem for info in list_campaign_saves(self.save_folder)}
+        base, number = run.save_name, 2
+        while f"{base}-{number}" in names:
+            number += 1
+        run.save_name = f"{base}-{number}"
+        self.notify(f"The campaign save {base} had gone on since this battle was saved; it is "
+                    f"kept as it was, and this outcome is saved as {run.save_name}.",
+                    title="Campaign kept", timeout=10, markup=False)
 
     def _save_campaign(self) -> None:
         from game.campaign import save_campaign, save_name

@@ -185,3 +185,58 @@ async def test_a_campaign_file_with_problems_shows_them(save_dir, tmp_path):
         await pilot.pause()
         assert app.screen is menu
         assert "steps[0].scenario: unknown scenario 'nowhere'" in screen_text(app).replace("\n", "")
+
+
+async def test_an_older_battle_save_never_writes_over_a_campaign_that_went_on(save_dir):
+    """Loaded from a save made before the campaign went on, a battle's outcome is saved beside
+    the campaign save, which stays as it was."""
+    from textual.widgets import Input
+
+    from game.ui.screens.dialogs import SaveAs
+    from game.ui.screens.load import LoadSave
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await _open_campaigns(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, Briefing))
+        await _win_battle(app, pilot, "jensen")              # on to the depot
+        await pilot.press("f")
+        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
+        app.save_match()
+        await wait_until(pilot, lambda: isinstance(app.screen, SaveAs))
+        await pilot.pause()
+        app.screen.query_one("#save-name", Input).value = "before-depot"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
+        name = app.campaign.save_name
+        match = app.match
+        match.battle.session.use()
+        finish(match.battle.session, "jensen", "the test ended it")   # the depot is won
+        app.push_screen(GameOver(match), callback=app.after_game_over)
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOver))
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, Briefing) and app.screen.is_current)
+        went_on = read_campaign(save_dir, name)
+        assert [b.step for b in went_on.history] == ["alley", "depot"]
+        app.campaign = None                                   # as after a restart
+        app.action_load()
+        await wait_until(pilot, lambda: isinstance(app.screen, LoadSave))
+        await pilot.pause()
+        field = app.screen.query_one("#save-path", Input)
+        field.focus()
+        field.value = str(save_dir / "before-depot.json")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen)
+                         and app.campaign is not None)
+        match = app.match
+        match.battle.session.use()
+        finish(match.battle.session, "olea", "the test ended it")     # this time it is lost
+        app.push_screen(GameOver(match), callback=app.after_game_over)
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOver))
+        await pilot.press("m")
+        await wait_until(pilot, lambda: app.campaign is not None and app.campaign.match is None
+                         and app.campaign.save_name != name)
+        assert read_campaign(save_dir, name) == went_on       # untouched
+        lost = read_campaign(save_dir, app.campaign.save_name)
+        assert app.campaign.save_name == f"{name}-2"
+        assert [(b.step, b.result) for b in lost.history] == [("alley", "win"), ("depot", "lose")]
