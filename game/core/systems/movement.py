@@ -89,7 +89,8 @@ def change_stance(session: Session, cmd: ChangeStance) -> None:
     if cmd.stance not in c.STANCES:
         raise Illegal(f"Unknown stance {cmd.stance!r}: stand, crouch or prone.")
     if cmd.stance == posture.stance:
-        raise Illegal(f"{name} is already {cmd.stance}.")
+        already = {"stand": "standing", "crouch": "crouching", "prone": "prone"}[cmd.stance]
+        raise Illegal(f"{name} is already {already}.")
     if cmd.drop and cmd.stance != "prone":
         raise Illegal("Only prone can be dropped to.")
     if session.has(uid, c.Suppressed):
