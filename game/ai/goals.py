@@ -48,9 +48,14 @@ def lateness(battle: Battle) -> tuple[float, float]:
     return late, max(0.0, late - HURRY_FROM) / (1.0 - HURRY_FROM)
 
 
-def stance_for(battle: Battle, side: str, picture: Picture) -> Stance:
-    """How the side's unit plays now: its objectives first (game.ai.aims), then the enemy."""
+def stance_for(battle: Battle, side: str, picture: Picture, weighs_objectives: bool = True
+               ) -> Stance:
+    """How the side's unit plays now: its objectives first (game.ai.aims), then the enemy.
+    Without `weighs_objectives` (the lower levels) only the zone to get to or guard counts: no
+    unit is worth more or kept back for an objective."""
     aims = aims_for(battle, side)
+    if not weighs_objectives:
+        aims = replace(aims, targets=frozenset(), precious=frozenset(), hold_out=False)
     stance = _stance(battle, side, picture, aims)
     return replace(stance, wanted=aims.targets) if aims.targets else stance
 

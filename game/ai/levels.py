@@ -18,12 +18,15 @@ class Level:
     called_shots: bool    # considers aiming at the head, arms and legs, not just the torso
     tabletop_noise: float  # the noise under the tabletop rulesets, whose player scores in shares
                            # of a target's health (s.d.; measured: see docs/AI.md)
+    objectives: bool = True  # weighs what objectives name beyond the zone to get to or guard:
+                             # the enemy to put down first, its own unit to keep out of harm,
+                             # the side that wins by lasting
 
 
 EASY = Level("easy", noise=6.0, lookahead=0, squares=8, tactics=False, called_shots=False,
-             tabletop_noise=1.2)
+             tabletop_noise=1.2, objectives=False)
 NORMAL = Level("normal", noise=1.0, lookahead=2, squares=48, tactics=True, called_shots=True,
-               tabletop_noise=0.05)
+               tabletop_noise=0.05, objectives=False)
 HARD = Level("hard", noise=0.0, lookahead=3, squares=0, tactics=True, called_shots=True,
              tabletop_noise=0.0)
 

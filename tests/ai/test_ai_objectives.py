@@ -61,3 +61,23 @@ def test_the_unit_an_objective_names_is_shot_first(level):
     assert first_attack([]) == "b-1"
     assert first_attack([{"side": "a", "type": "kill", "unit": "Vip"}]) == "b-2"
     assert first_attack([{"side": "b", "type": "protect", "unit": "Vip"}]) == "b-2"
+
+
+def test_only_hard_weighs_the_unit_an_objective_names():
+    """`easy` and `normal` go where an objective sends them but do not single out its unit."""
+    def first_attack(level, objectives):
+        with battle({"a": [(unit("shooter", aim=8, weapons=("rifle",)), (0, 2))],
+                     "b": [(unit("guard"), (6, 1)), (unit("vip"), (6, 3))]},
+                    objectives=objectives, rows=OPEN, faces=(9, 1, 1)) as b:
+            player = make_player(level, "a", 1)
+            for _ in range(10):
+                command = player.next_command(b)
+                if isinstance(command, Attack):
+                    return command.target
+                assert not isinstance(b.submit(command), Refused)
+        return None
+
+    kill = [{"side": "a", "type": "kill", "unit": "Vip"}]
+    assert first_attack("hard", kill) == "b-2" != first_attack("hard", [])
+    assert first_attack("normal", kill) == first_attack("normal", []) is not None
+
