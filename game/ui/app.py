@@ -259,14 +259,20 @@ class SkirmishApp(App):
             return                         # no save yet, or one that cannot be read: nothing to keep
         if len(kept.history) <= fought and kept.ending is None:
             return
-        names = {info.path.stem for info in list_campaign_saves(self.save_folder)}
-        base, number = run.save_name, 2
-        while f"{base}-{number}" in names:
-            number += 1
-        run.save_name = f"{base}-{number}"
+        base = run.save_name
+        run.save_name = self._unused_campaign_name(base)
         self.notify(f"The campaign save {base} had gone on since this battle was saved; it is "
                     f"kept as it was, and this outcome is saved as {run.save_name}.",
                     title="Campaign kept", timeout=10, markup=False)
+
+    def _unused_campaign_name(self, base: str) -> str:
+        """`base`, or `base-2`, `base-3`...: the first no campaign save has."""
+        assert self.save_folder is not None
+        names = {info.path.stem for info in list_campaign_saves(self.save_folder)}
+        name, number = base, 2
+        while name in names:
+            name, number = f"{base}-{number}", number + 1
+        return name
 
     def _save_campaign(self) -> None:
         from game.campaign import save_campaign, save_name
@@ -277,7 +283,8 @@ class SkirmishApp(App):
             self.notify("Saving is off: the campaign will not be kept.", severity="warning",
                         timeout=5, markup=False)
             return
-        run.save_name = run.save_name or save_name(run.state)
+        if run.save_name is None:          # a campaign begun afresh: never over an earlier one
+            run.save_name = self._unused_campaign_name(save_name(run.state))
         try:
             save_campaign(self.save_folder, run.state, run.save_name)
         except SaveError as error:

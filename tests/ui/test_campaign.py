@@ -240,3 +240,23 @@ async def test_an_older_battle_save_never_writes_over_a_campaign_that_went_on(sa
         lost = read_campaign(save_dir, app.campaign.save_name)
         assert app.campaign.save_name == f"{name}-2"
         assert [(b.step, b.result) for b in lost.history] == [("alley", "win"), ("depot", "lose")]
+
+
+async def test_starting_a_campaign_again_keeps_the_one_under_way(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await _open_campaigns(pilot)
+        await pilot.press("enter")                           # Start: Breakout
+        await wait_until(pilot, lambda: isinstance(app.screen, Briefing))
+        await _win_battle(app, pilot, "jensen")              # on to the depot
+        under_way = read_campaign(save_dir, "campaign-breakout")
+        assert under_way.step == "depot"
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, MainMenu))
+        app.action_campaign()
+        await wait_until(pilot, lambda: isinstance(app.screen, CampaignMenu))
+        await pilot.press("enter")                           # Start: Breakout, afresh
+        await wait_until(pilot, lambda: isinstance(app.screen, Briefing))
+        assert app.campaign.save_name == "campaign-breakout-2"
+        assert read_campaign(save_dir, "campaign-breakout") == under_way
+        assert read_campaign(save_dir, "campaign-breakout-2").step == "alley"
