@@ -260,3 +260,28 @@ async def test_starting_a_campaign_again_keeps_the_one_under_way(save_dir):
         assert app.campaign.save_name == "campaign-breakout-2"
         assert read_campaign(save_dir, "campaign-breakout") == under_way
         assert read_campaign(save_dir, "campaign-breakout-2").step == "alley"
+
+
+async def test_a_campaign_battles_end_offers_the_campaign_not_a_new_battle(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await _open_campaigns(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, Briefing))
+        await pilot.press("f")
+        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
+        match = app.match
+        await players.settle()
+        match.battle.session.use()
+        finish(match.battle.session, "jensen", "the test ended it")
+        app.push_screen(GameOver(match), callback=app.after_game_over)
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOver))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Back to the campaign" in text
+        assert "New battle" not in text and "Main menu" not in text
+        await pilot.press("n")                               # not offered: nothing happens
+        await pilot.pause()
+        assert isinstance(app.screen, GameOver)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, Briefing) and app.screen.is_current)

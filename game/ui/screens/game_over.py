@@ -48,7 +48,8 @@ def results_table(match: Match) -> Table:
 class GameOver(GameScreen[str]):
     """Dismissed with 'menu', 'new' or 'quit'."""
 
-    BINDINGS = [Binding("m,escape", "dismiss('menu')", "Main menu"),
+    BINDINGS = [Binding("m,escape", "to_menu", "Main menu"),
+                Binding("m,escape", "to_campaign", "Back to the campaign"),
                 Binding("n", "dismiss('new')", "New battle"),
                 Binding("w", "watch", "Watch replay"),
                 Binding("q", "dismiss('quit')", "Quit")]
@@ -56,6 +57,25 @@ class GameOver(GameScreen[str]):
     def __init__(self, match: Match) -> None:
         super().__init__()
         self.match = match
+
+    @property
+    def in_campaign(self) -> bool:
+        """A campaign's battle: leaving it goes on to the campaign's briefing."""
+        campaign = getattr(self.app, "campaign", None)
+        return campaign is not None and campaign.match is self.match
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "to_menu" or (action == "dismiss" and parameters == ("new",)):
+            return not self.in_campaign
+        if action == "to_campaign":
+            return self.in_campaign
+        return True
+
+    def action_to_menu(self) -> None:
+        self.dismiss("menu")
+
+    def action_to_campaign(self) -> None:
+        self.dismiss("menu")
 
     def compose(self) -> ComposeResult:
         session = self.match.battle.session
@@ -73,8 +93,11 @@ class GameOver(GameScreen[str]):
                                  markup=False)
                 yield Static(results_table(self.match), id="results")
                 with Horizontal(classes="dialog-buttons"):
-                    yield Button("Main menu", id="menu", variant="primary")
-                    yield Button("New battle", id="new")
+                    if self.in_campaign:
+                        yield Button("Back to the campaign", id="menu", variant="primary")
+                    else:
+                        yield Button("Main menu", id="menu", variant="primary")
+                        yield Button("New battle", id="new")
                     yield Button("Watch replay", id="watch")
                     yield Button("Quit", id="quit")
         yield Footer()
