@@ -84,6 +84,11 @@ def grid_for(setup: BattleSetup) -> Grid:
     return grid
 
 
+
+def morale_percent(start: float, now: float) -> float:
+    """A morale pool's share of its start, in percent (an empty start counts as whole)."""
+    return 100.0 if start <= 0 else 100.0 * now / start
+
 class Session:
     """State of one battle. Systems change it; `game.core.engine.Battle` drives it."""
 
@@ -292,7 +297,7 @@ class Session:
 
     def morale_percent(self, side: str) -> float:
         pool = self.morale[side]
-        return 100.0 if pool.start <= 0 else 100.0 * pool.current / pool.start
+        return morale_percent(pool.start, pool.current)
 
     def morale_modifier(self, side: str) -> int:
         return self.rules.morale_modifier(self.morale_percent(side))

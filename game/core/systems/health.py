@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
+from typing import TypeVar
+
 import esper
 
 from game.core import components as c
@@ -9,6 +12,8 @@ from game.core.events import Damaged, HealthChanged, MoraleChanged, OverwatchEnd
 from game.core.session import Session
 from game.core.systems.sight import refresh_view
 from game.core.ruleset import DamageRoll
+
+S = TypeVar("S", bound=Hashable)     # a side, by id or by index
 
 
 def apply_damage(session: Session, uid: str, source: str, roll: DamageRoll, damage_type: str,
@@ -67,11 +72,18 @@ def fall(session: Session, uid: str) -> None:
     lift_suppression(session, uid, "the suppressor is down")
     refresh_view(session, uid)
     points = session.get(uid, c.Stats).morale
-    shift_morale(session, side, -points, "ally down")
-    others = [s for s in session.sides if s != side]
-    share = points * session.rules.p.morale_transfer / max(1, len(others))
-    for other in others:
-        shift_morale(session, other, share, "enemy down")
+    for who, amount in morale_shifts(points, side, session.sides, session.rules.p.morale_transfer):
+        shift_morale(session, who, amount, "ally down" if who == side else "enemy down")
+
+
+def morale_shifts(points: float, side: S, sides: Sequence[S], transfer: float
+                  ) -> list[tuple[S, float]]:
+    """What a unit of `side` going down does to each side's morale pool: its side loses the
+    unit's morale, and `transfer` of it is shared among the other sides (the calculator asks
+    the same)."""
+    others = [other for other in sides if other != side]
+    share = points * transfer / max(1, len(others))
+    return [(side, -points)] + [(other, share) for other in others]
 
 
 def lift_suppression(session: Session, suppressor: str, reason: str) -> None:

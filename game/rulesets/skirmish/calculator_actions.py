@@ -19,6 +19,8 @@ from game.core.dice import DiceCode
 from game.core.grid import Grid
 from game.core.odds import Dist, mean, mix, states_of
 from game.core.ruleset import DamageRoll
+from game.core.session import morale_percent
+from game.core.systems.health import morale_shifts
 from game.resolve.inputs import Action, Checker, Header, In, Invalid, context_library, unknown
 from game.resolve.report import Report, mods_text, percent
 from game.resolve.rolls import NamedDice, NamedRolls
@@ -580,22 +582,23 @@ def morale_resolve(rules: SkirmishRules, data: MoraleModel, rolls: NamedRolls, l
     for side, members in zip(data.sides, sides, strict=True):
         report.step(f"{side.name}: pool {' + '.join(str(s) for _, s in members)} = {sum(s for _, s in members)}.")
     transfer = rules.p.morale_transfer
+    indices = list(range(len(sides)))
     for i, side in enumerate(data.sides):
-        others = [k for k in range(len(sides)) if k != i]
+        others = [k for k in indices if k != i]
         for member, (name, score) in zip(side.members, sides[i], strict=True):
             if not member.down:
                 continue
-            pools[i] = max(0.0, pools[i] - score)
-            share = score * transfer / max(1, len(others))
-            for k in others:
-                pools[k] = max(0.0, pools[k] + share)
+            shifts = morale_shifts(score, i, indices, transfer)      # as the battle does
+            for k, amount in shifts:
+                pools[k] = max(0.0, pools[k] + amount)
+            share = next((amount for k, amount in shifts if k != i), 0.0)
             gained = " and ".join(data.sides[k].name for k in others) or "no one"
             report.step(f"{name} of {side.name} is down: {side.name} loses {score}; {gained} "
                         f"gain{'s' if len(others) == 1 else ''} {share:g} ({transfer:g} of it"
                         f"{', shared' if len(others) > 1 else ''}).")
     out = []
     for side, begun, now in zip(data.sides, start, pools, strict=True):
-        share = 100.0 if begun <= 0 else 100.0 * now / begun
+        share = morale_percent(begun, now)
         modifier = rules.morale_modifier(share)
         out.append({"name": side.name, "start": begun, "pool": now, "percent": share, "modifier": modifier})
         report.step(f"{side.name}: {now:g} of {begun:g} = {share:.1f}%: {modifier:+d} to skill rolls.")
