@@ -60,10 +60,18 @@ class Attack(Command):
 
 @dataclass(frozen=True, slots=True)
 class SetOverwatch(Command):
-    """Watch a 45-degree cone facing `toward`; fire at the first enemy that moves into it."""
+    """Watch a 45-degree cone facing `toward`; fire at the first enemy that moves into it.
+
+    The reaction, chosen now: fire `mode` (None: the widest the held AP pay for) aimed to
+    `aim`, only at the units in `targets` (empty: any enemy), only once the mover is within
+    `within` squares (0: anywhere in the cone)."""
 
     kind: ClassVar[str] = "overwatch"
     toward: Square
+    mode: str | None = None
+    aim: int = 0
+    targets: tuple[str, ...] = ()
+    within: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +172,49 @@ class EndTurn(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Proceed(Command):
+    """Under simultaneous orders: the active unit carries out its next order (or, with none
+    left, ends its turn)."""
+
+    kind: ClassVar[str] = "proceed"
+
+
+FALLBACKS = ("skip", "hold", "nearest")   # an order that cannot be carried out: what then
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """One order of a unit's queue for the round, and what to do if it cannot be carried out
+    when its turn comes: `skip` it (go on with the next), `hold` (drop it and all after it),
+    or `nearest` (an attack: fire at the nearest enemy in sight instead)."""
+
+    command: Command
+    fallback: str = "skip"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"command": self.command.to_dict(), "fallback": self.fallback}
+
+
+@dataclass(frozen=True, slots=True)
+class GiveOrders(Command):
+    """Under simultaneous orders: a side's orders for the round, each unit its queue. `unit`
+    is unused (""); `sequence`, for an ambushing side only, is the order its units act in."""
+
+    kind: ClassVar[str] = "give_orders"
+    unit: str = ""
+    side: str = ""
+    orders: tuple[tuple[str, tuple[Order, ...]], ...] = ()
+    sequence: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "side": self.side,
+                                "orders": [[uid, [o.to_dict() for o in queue]] for uid, queue in self.orders]}
+        if self.sequence:
+            data["sequence"] = list(self.sequence)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
 class GiveModifier(Command):
     """The game master's call: `unit`'s next attack roll gets `modifier` (0 takes it back).
     Given at any moment but while a defender chooses; not an action of the unit."""
@@ -189,8 +240,10 @@ COMMANDS: dict[str, type[Command]] = {
     cls.kind: cls
     for cls in (Move, ChangeStance, Attack, SetOverwatch, Suppress, Throw, Reload, Draw, Revive, Lean,
                 Defend, ChooseDefense, Declare, Aim, SpendPoints, Respond, EndTurn, GiveModifier,
-                SetHealth)
+                SetHealth, Proceed, GiveOrders)
 }
+# What a unit may be ordered to do while planning (the rest are not actions of a queue).
+ORDERABLE = (Move, ChangeStance, Attack, SetOverwatch, Suppress, Throw, Reload, Draw, Revive, Lean)
 
 
 def command_from_dict(data: dict[str, Any]) -> Command:
@@ -198,6 +251,8 @@ def command_from_dict(data: dict[str, Any]) -> Command:
     if not isinstance(data, dict) or data.get("kind") not in COMMANDS:
         raise ValueError(f"not a command: {data!r}")
     cls = COMMANDS[data["kind"]]
+    if cls is GiveOrders:
+        return _orders_from_dict(data)
     names = {f.name for f in fields(cls)}
     args = {k: v for k, v in data.items() if k != "kind"}
     if set(args) - names:
@@ -205,7 +260,7 @@ def command_from_dict(data: dict[str, Any]) -> Command:
     for key in ("path",):
         if key in args:
             args[key] = tuple(tuple(square) for square in args[key])
-    for key in ("toward", "at"):
+    for key in ("toward", "at", "targets"):
         if key in args:
             args[key] = tuple(args[key])
     if "rolls" in args:
@@ -214,3 +269,22 @@ def command_from_dict(data: dict[str, Any]) -> Command:
             raise ValueError(f"typed rolls must be a list of whole numbers: {rolls!r}")
         args["rolls"] = tuple(rolls)
     return cls(**args)
+
+
+def _orders_from_dict(data: dict[str, Any]) -> GiveOrders:
+    if set(data) - {"kind", "side", "orders", "sequence"}:
+        raise ValueError(f"unknown fields for give_orders: {sorted(set(data) - {'kind', 'side', 'orders', 'sequence'})}")
+    try:
+        orders = []
+        for uid, queue in data["orders"]:
+            made = []
+            for item in queue:
+                command = command_from_dict(item["command"])
+                if not isinstance(command, ORDERABLE):
+                    raise ValueError(f"a {command.kind} is not an order")
+                made.append(Order(command, str(item.get("fallback", "skip"))))
+            orders.append((str(uid), tuple(made)))
+        return GiveOrders(side=str(data["side"]), orders=tuple(orders),
+                          sequence=tuple(str(u) for u in data.get("sequence", ())))
+    except (KeyError, TypeError) as why:
+        raise ValueError(f"damaged orders: {why}") from None

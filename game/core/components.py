@@ -111,6 +111,17 @@ class Overwatch:
 
 
 @dataclass(slots=True)
+class WatchReaction:
+    """The reaction a watching unit chose when it set its overwatch (none: the widest mode
+    the held AP pay for, unaimed, at the first enemy into the cone)."""
+
+    mode: str | None
+    aim: int
+    targets: tuple[str, ...]     # fire only at these units (empty: any enemy)
+    within: int                  # only once the mover is this close (0: anywhere in the cone)
+
+
+@dataclass(slots=True)
 class Suppressed:
     by: str                   # uid of the suppressor
     attack_total: int         # the suppressor's Aim roll, to beat when breaking out

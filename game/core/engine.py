@@ -25,12 +25,13 @@ import esper
 from game.content.schema import BattleSetup, RulesetSpec
 from game.core import components as c
 from game.core.commands import (GM_COMMANDS, Aim, Attack, ChangeStance, ChooseDefense, Command,
-                                Declare, Defend, Draw, EndTurn, Lean, Move, Reload, Respond, Revive,
-                                SetOverwatch, SpendPoints, Suppress, Throw, command_from_dict)
+                                Declare, Defend, Draw, EndTurn, GiveOrders, Lean, Move, Order,
+                                Proceed, Reload, Respond, Revive, SetOverwatch, SpendPoints,
+                                Suppress, Throw, command_from_dict)
 from game.core.dice import BadRoll, Dice, RollNeeded
-from game.core.events import DefenseAsked, Event, Moved, Refused, RollWanted, StanceChanged
+from game.core.events import DefenseAsked, Event, Moved, OrderLost, Refused, RollWanted, StanceChanged
 from game.core.illegal import Illegal
-from game.core import gm
+from game.core import gm, orders
 from game.core.session import Session
 from game.core.systems import attack, loadout, movement, overwatch, turns
 
@@ -121,6 +122,15 @@ RULESET_ACTIONS: dict[type, str] = {Throw: "grenades", Suppress: "suppressive fi
                                     Aim: "aiming over rounds", SpendPoints: "Character Points"}
 
 
+ORDERS_FLOW = (GiveOrders, Proceed)     # simultaneous orders: planning and carrying out
+
+
+def _named(command: Command) -> str:
+    """The unit an order names (its target), or ""."""
+    target = getattr(command, "target", "")
+    return target if isinstance(target, str) else ""
+
+
 def words(what: str) -> str:
     """What a roll is for, as a prompt says it: "attack_wild" -> "the attack (Wild Die)"."""
     wild = what.endswith("_wild")
@@ -176,7 +186,7 @@ class Battle:
         if s.over:
             return Refused("The battle is over.")
         known = (type(command) in HANDLERS or type(command) in RULESET_ACTIONS
-                 or type(command) in gm.HANDLERS or isinstance(command, EndTurn))
+                 or type(command) in gm.HANDLERS or isinstance(command, (EndTurn, *ORDERS_FLOW)))
         if not isinstance(command, Command) or not known:
             return Refused(f"Not a command: {command!r}.")
         if isinstance(command, GM_COMMANDS):      # the game master's, whoever's turn it is
@@ -184,8 +194,22 @@ class Battle:
                 return Refused("An attack is waiting for its defender's choice: "
                                "give the game master's call after it.")
             return self._carry(command)
+        if isinstance(command, GiveOrders) or s.planning:
+            if not isinstance(command, GiveOrders):
+                waiting = "; ".join(s.side_names[side] for side in s.planning)
+                return Refused(f"The round's orders are being chosen: waiting for {waiting}.")
+            if not s.planning:
+                return Refused("Orders are given only while a round is planned.")
+            return self._carry(command)
         if s.pending is not None or isinstance(command, Respond):
             return self._answer(command)
+        if s.rules.simultaneous != isinstance(command, Proceed) and not isinstance(command, EndTurn):
+            s.use()
+            if isinstance(command, Proceed):
+                return Refused("Only under simultaneous orders do units carry out orders.")
+            who = s.get(command.unit, c.Unit).name if command.unit in s.entities else repr(command.unit)
+            return Refused(f"Under simultaneous orders {who} carries out the orders given while "
+                           "planning: proceed, and give new orders next round.")
         if command.unit != s.active:
             s.use()
             assert s.active is not None, "a battle that is not over has a unit whose turn it is"
@@ -390,6 +414,16 @@ class Battle:
 
     def _dispatch(self, command: Command) -> None:
         s = self.session
+        if isinstance(command, GiveOrders):
+            orders.give(s, command)
+            if not s.planning and not turns.check_victory(s):
+                turns.advance(s)            # every side has its orders: the first turn opens
+            return
+        if isinstance(command, Proceed):
+            self._proceed(command.unit)
+            return
+        if isinstance(command, EndTurn) and s.rules.simultaneous:
+            s.orders.pop(command.unit, None)    # the rest of its orders are given up
         if isinstance(command, EndTurn):
             turns.end_turn(s, command.unit)
             return
@@ -412,6 +446,58 @@ class Battle:
             return
         if s.active == uid and (not s.is_up(uid) or self._spent(uid)):
             turns.end_turn(s, uid)       # a turn is over when its AP are spent
+
+    # --- simultaneous orders ------------------------------------------------------------------
+
+    def _proceed(self, uid: str) -> None:
+        """The active unit carries out its next order; with none left, its turn ends."""
+        s = self.session
+        queue = s.orders.get(uid) or []
+        if queue:
+            self._carry_order(uid, queue.pop(0))
+        if s.over or s.pending is not None:
+            return
+        left = s.orders.get(uid) or []
+        if s.active != uid:                 # its AP ran out: what is left of its orders is lost
+            if left:
+                first = left[0].command
+                s.emit(OrderLost(uid, first.kind, _named(first), "no AP left this round", "hold"),
+                       to=(s.side_of(uid),))
+            s.orders.pop(uid, None)
+        elif not left:
+            s.orders.pop(uid, None)
+            turns.end_turn(s, uid)
+
+    def _carry_order(self, uid: str, order: Order) -> None:
+        s = self.session
+        command = order.command
+        if isinstance(command, Move):
+            command = orders.resume_path(s, command)
+        if isinstance(command, Attack) and not command.target:   # "the nearest enemy in sight"
+            found = orders.nearest_target(s, uid, command)
+            if found is not None:
+                command = dataclasses.replace(command, target=found)
+        try:
+            self._dispatch(command)
+            return
+        except Illegal as why:
+            reason = str(why) if command.unit == uid and (not isinstance(command, Attack) or command.target) \
+                else "no enemy in sight"
+        side = s.side_of(uid)
+        if order.fallback == "nearest" and isinstance(command, Attack) and command.target:
+            other = orders.nearest_target(s, uid, command)
+            if other is not None:
+                s.emit(OrderLost(uid, command.kind, command.target, reason, "nearest", other), to=(side,))
+                try:
+                    self._dispatch(dataclasses.replace(command, target=other))
+                except Illegal:                        # checked first: only a safeguard
+                    pass
+                return
+            reason += "; no enemy in sight to fire at instead"
+        then = "hold" if order.fallback == "hold" else "skip"
+        if then == "hold":
+            s.orders[uid] = []
+        s.emit(OrderLost(uid, command.kind, _named(command), reason, then), to=(side,))
 
     def _spent(self, uid: str) -> bool:
         s = self.session
@@ -520,7 +606,11 @@ class Battle:
             comps = sorted((type(comp).__name__, asdict(comp)) for comp in parts)
             units.append((uid, comps))
         pending = None if s.pending is None else (s.pending[0].attacker, s.pending[0].target)
+        planned = [] if not (s.planning or s.orders) else [
+            {"planning": s.planning, "orders": {uid: [o.to_dict() for o in queue]
+                                                for uid, queue in s.orders.items()}}]
         payload = [units, s.order, s.round, s.turn_index, s.over, s.winner, *([pending] if pending else []),
+                   *planned,
                    {k: (v.start, v.current) for k, v in s.morale.items()},
                    s.dice.fingerprint()]
         text = json.dumps(payload, sort_keys=True, default=str)   # dict order does not matter

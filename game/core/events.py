@@ -102,6 +102,39 @@ class TurnStarted(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PlanningStarted(Event):
+    """Simultaneous orders: the round's planning opens; `sides` give their orders."""
+
+    kind: ClassVar[str] = "planning_started"
+    round: int
+    sides: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersGiven(Event):
+    """A side has given its orders for the round (how many units have any; not what they are)."""
+
+    kind: ClassVar[str] = "orders_given"
+    side: str
+    units: int
+
+
+@dataclass(frozen=True, slots=True)
+class OrderLost(Event):
+    """An order that could not be carried out when the unit's turn came, and what the unit did
+    instead: `then` is "skip" (on to its next order), "hold" (no more orders this round) or
+    "nearest" (fires at `instead`, the nearest enemy in sight)."""
+
+    kind: ClassVar[str] = "order_lost"
+    unit: str
+    order: str            # the order's kind ("move", "attack", ...)
+    target: str           # the unit it named, or ""
+    reason: str
+    then: str
+    instead: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class TurnUnseen(Event):
     """A unit's turn begins where a side cannot see it: that side learns only that it acts."""
 

@@ -48,6 +48,20 @@ def _walked(steps: list[ev.Moved], n: Namer) -> str:
             f"({sum(step.ap_cost for step in steps)} AP{over}; {steps[-1].ap_left} left).")
 
 
+ORDER_WORDS = {"move": "move", "stance": "change of stance", "attack": "attack",
+               "overwatch": "overwatch", "suppress": "suppressive fire", "throw": "throw",
+               "reload": "reload", "draw": "draw", "revive": "first aid", "lean": "lean"}
+
+
+def _order_lost(e: ev.OrderLost, n: Namer) -> str:
+    what = ORDER_WORDS.get(e.order, e.order.replace("_", " "))
+    at = f" on {n(e.target)}" if e.target else ""
+    then = {"skip": "", "hold": f" {n(e.unit)} holds for the rest of the round.",
+            "nearest": f" {n(e.unit)} fires at the nearest enemy in sight, {n(e.instead)}, instead."}
+    reason = e.reason.rstrip(".")
+    return f"{n(e.unit)}'s {what}{at} cannot be carried out: {reason}.{then.get(e.then, '')}"
+
+
 def _attack(e: ev.AttackResolved, n: Namer) -> str:
     how = "attacks"
     if e.reaction:               # an overwatch shot, or a blow at a unit leaving one's reach
@@ -116,6 +130,10 @@ _TELLERS: dict[type, Callable] = {
     ev.TurnStarted: lambda e, n: (f"{n(e.unit)}'s turn: {e.ap} AP"
                                   + (f" ({e.debt} still owed)" if e.debt else "") + "."),
     ev.TurnUnseen: lambda e, n: f"{n(e.unit)} acts, out of sight.",
+    ev.PlanningStarted: lambda e, n: (f"Round {e.round}: orders are chosen at once "
+                                      f"({', '.join(n(side) for side in e.sides)})."),
+    ev.OrdersGiven: lambda e, n: f"{n(e.side)} has given its orders.",
+    ev.OrderLost: lambda e, n: _order_lost(e, n),
     ev.TurnSkipped: lambda e, n: f"{n(e.unit)} skips the turn: {e.reason}.",
     ev.TurnEnded: lambda e, n: f"{n(e.unit)} ends the turn.",
     ev.BattleEnded: lambda e, n: (f"Battle over: victory for {n(e.winner)} ({e.reason})." if e.winner

@@ -176,6 +176,7 @@ class Ruleset:
     move_costs = MoveCosts(1, 1, 0, False)
     ap_name = "AP"
     reroll_initiative = False           # rolled again at the start of every round
+    simultaneous = False                # orders chosen at once each round (game.core.orders)
     max_actions = 0                     # most actions a unit may declare in a turn (0: none)
     defense_choices: tuple[str, ...] = ()
     # What the ruleset has beyond move, stance, attack, overwatch, reload and draw, for the

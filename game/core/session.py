@@ -124,6 +124,11 @@ class Session:
         self.pending: tuple[AttackPlan, tuple[str, ...]] | None = None
         self.closed = False
         self.mission: Mission | None = None   # objectives, triggers, reinforcements (objectives.py)
+        # Simultaneous orders (game.core.orders): the sides still to give the round's orders,
+        # each unit's orders not yet carried out, and whether this is a rehearsal of them.
+        self.planning: list[str] = []
+        self.orders: dict[str, list[Any]] = {}
+        self.rehearsing = False
         esper.switch_world(self.world)
 
     # --- world access -------------------------------------------------------------------------
@@ -286,6 +291,16 @@ class Session:
     def up_sides(self) -> set[str]:
         """Sides with at least one unit still up."""
         return {self._sides[uid] for uid, parts in self._parts.items() if parts[c.Health].state == "ok"}
+
+    @property
+    def acting_side(self) -> str | None:
+        """The side whose player the battle waits for: the first still to give orders while
+        planning, else the active unit's (None once the battle is over)."""
+        if self.over:
+            return None
+        if self.planning:
+            return self.planning[0]
+        return None if self.active is None else self.side_of(self.active)
 
     @property
     def active(self) -> str | None:

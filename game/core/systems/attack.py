@@ -56,16 +56,8 @@ def plan_attack(session: Session, uid: str, target: str, mode_name: str | None, 
     tpos, apos = session.position(target), session.position(uid)
     if tpos is None or session.get(target, c.Health).state == "dead":
         raise Illegal(f"{session.get(target, c.Unit).name} is already dead.")
-    loadout = session.get(uid, c.Loadout)
-    held = loadout.current
-    if mode_name == "unarmed" or held is None:
-        weapon = session.rules.unarmed_weapon()
-    else:
-        weapon = session.weapons[held.weapon]
-    mode = next((m for m in weapon.modes if mode_name in (None, m.name)), None)
-    if mode is None:
-        names = ", ".join(m.name for m in weapon.modes)
-        raise Illegal(f"The {weapon.name} has no {mode_name!r} mode (it has: {names}).")
+    held = session.get(uid, c.Loadout).current
+    weapon, mode = _weapon_mode(session, uid, mode_name)
     if location not in session.rules.p.hit_locations:
         raise Illegal(f"No hit location {location!r}; choose {', '.join(session.rules.p.hit_locations)}.")
     if weapon.kind == "melee":
@@ -83,13 +75,7 @@ def plan_attack(session: Session, uid: str, target: str, mode_name: str | None, 
         if held.ammo <= 0:
             raise Illegal(f"The {weapon.name} is empty: reload first.")
         rof = min(rof, held.ammo)
-    turn = session.get(uid, c.TurnState)
-    if aim < 0 or aim > weapon.aim_max:
-        raise Illegal(f"The {weapon.name} can be aimed from +0 to +{weapon.aim_max}.")
-    level = max(aim, turn.aim_level) if weapon.aim_max else 0
-    quick = "quick_aim" in session.get(uid, c.Stats).abilities
-    aim_ap = (session.rules.aim_cost(weapon, level, quick)
-              - session.rules.aim_cost(weapon, turn.aim_level, quick)) if level else 0
+    level, aim_ap = _aim_price(session, uid, weapon, aim)
     cost = mode.ap + aim_ap
     ap = session.get(uid, c.ActionPoints)
     budget = ap.current if held_ap is None else held_ap
@@ -103,6 +89,40 @@ def plan_attack(session: Session, uid: str, target: str, mode_name: str | None, 
     if turn_limits:
         session.rules.check_attack(session, plan)
     return plan
+
+
+def _weapon_mode(session: Session, uid: str, mode_name: str | None) -> tuple[WeaponSpec, FireMode]:
+    held = session.get(uid, c.Loadout).current
+    if mode_name == "unarmed" or held is None:
+        weapon = session.rules.unarmed_weapon()
+    else:
+        weapon = session.weapons[held.weapon]
+    mode = next((m for m in weapon.modes if mode_name in (None, m.name)), None)
+    if mode is None:
+        names = ", ".join(m.name for m in weapon.modes)
+        raise Illegal(f"The {weapon.name} has no {mode_name!r} mode (it has: {names}).")
+    return weapon, mode
+
+
+def _aim_price(session: Session, uid: str, weapon: WeaponSpec, aim: int) -> tuple[int, int]:
+    """(the aim level the attack fires at, the AP still to pay to reach it)."""
+    turn = session.get(uid, c.TurnState)
+    if aim < 0 or aim > weapon.aim_max:
+        raise Illegal(f"The {weapon.name} can be aimed from +0 to +{weapon.aim_max}.")
+    level = max(aim, turn.aim_level) if weapon.aim_max else 0
+    quick = "quick_aim" in session.get(uid, c.Stats).abilities
+    aim_ap = (session.rules.aim_cost(weapon, level, quick)
+              - session.rules.aim_cost(weapon, turn.aim_level, quick)) if level else 0
+    return level, aim_ap
+
+
+def price(session: Session, uid: str, mode_name: str | None,
+          aim: int) -> tuple[WeaponSpec, FireMode, int, int]:
+    """An attack's weapon, mode, aim level and aim AP, whoever it is made at; Illegal if the
+    weapon has no such mode or aim."""
+    weapon, mode = _weapon_mode(session, uid, mode_name)
+    level, aim_ap = _aim_price(session, uid, weapon, aim)
+    return weapon, mode, level, aim_ap
 
 
 def situation(session: Session, plan: AttackPlan, *, reaction: bool = False,

@@ -68,6 +68,7 @@ def fall(session: Session, uid: str) -> None:
     session.records[side].casualties += 1
     if session.has(uid, c.Overwatch):
         session.remove(uid, c.Overwatch)
+        session.remove(uid, c.WatchReaction)
         session.emit(OverwatchEnded(uid, "down"), *session.where(uid), to=(side,))
     lift_suppression(session, uid, "the suppressor is down")
     refresh_view(session, uid)

@@ -57,13 +57,15 @@ def move(session: Session, cmd: Move) -> None:
     pos = session.get(uid, c.Position)
     side = session.side_of(uid)
     rules = session.rules
+    rehearsal = session.rehearsing     # planning: nothing the side does not know is asked
     for step, cost in zip(cmd.path, costs, strict=True):
-        if session.occupant(step) is not None:
+        if not rehearsal and session.occupant(step) is not None:
             session.emit(MoveStopped(uid, (pos.x, pos.y), "blocked by a unit that was out of sight"),
                          (pos.x, pos.y), to=(side,))
             return
         start = (pos.x, pos.y)
-        rules.on_step(session, uid, start, step)        # d20: attacks of opportunity
+        if not rehearsal:
+            rules.on_step(session, uid, start, step)    # d20: attacks of opportunity
         if not session.is_up(uid):
             session.emit(MoveStopped(uid, start, "went down"), start, to=(side,))
             return
@@ -74,6 +76,8 @@ def move(session: Session, cmd: Move) -> None:
         rough = bool(session.grid.rough[step[1], step[0]])
         turn.moved_rough |= rough
         pos.x, pos.y = step
+        if rehearsal:
+            continue
         refresh_view(session, uid)
         session.emit(Moved(uid, start, step, cost, ap.current, rough), start, step, to=(side,))
         overwatch.react_to_move(session, uid, step)

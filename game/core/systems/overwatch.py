@@ -39,11 +39,34 @@ def set_overwatch(session: Session, cmd: SetOverwatch) -> None:
         raise Illegal(f"Overwatch costs {cost} AP and holds at least {cheapest} for the shot; "
                       f"{name} has {ap.current}.")
     held_ap = ap.current - cost
+    reaction = _reaction(session, uid, cmd, held_ap)
     ap.current = 0
     toward = cast(Square, tuple(cmd.toward))   # a copy, should a caller have passed a list
     session.add(uid, c.Overwatch(toward, held_ap))
+    if reaction is not None:
+        session.add(uid, reaction)
     session.emit(OverwatchSet(uid, toward, cost, held_ap), session.position(uid),
                  to=(session.side_of(uid),))
+
+
+def _reaction(session: Session, uid: str, cmd: SetOverwatch, held_ap: int) -> c.WatchReaction | None:
+    """The reaction chosen with the watch, checked against the AP it holds (None: the
+    default, the widest mode the held AP pay for, unaimed, at any enemy)."""
+    if cmd.mode is None and not cmd.aim and not cmd.targets and not cmd.within:
+        return None
+    if cmd.within < 0:
+        raise Illegal("Overwatch fires within a number of squares: 0 (anywhere) or more.")
+    for target in cmd.targets:
+        if target not in session.entities or session.side_of(target) == session.side_of(uid):
+            raise Illegal(f"{target!r} is not an enemy unit to watch for.")
+    if cmd.mode is None and cmd.aim:
+        raise Illegal("Aimed overwatch names the fire mode it aims.")
+    if cmd.mode is not None:
+        _, mode, _, aim_ap = attack.price(session, uid, cmd.mode, cmd.aim)
+        if mode.ap + aim_ap > held_ap:
+            raise Illegal(f"Overwatch holds {held_ap} AP; a {mode.name} shot aimed +{cmd.aim} "
+                          f"costs {mode.ap + aim_ap}.")
+    return c.WatchReaction(cmd.mode, cmd.aim, tuple(cmd.targets), cmd.within)
 
 
 def cone_squares(session: Session, uid: str) -> list[Square]:
@@ -59,6 +82,8 @@ def cone_squares(session: Session, uid: str) -> list[Square]:
 
 def react_to_move(session: Session, mover: str, square: Square) -> None:
     """Every enemy watching `square` fires now, in initiative order, while the mover is up."""
+    if session.rehearsing:
+        return
     side = session.side_of(mover)
     degrees = session.rules.p.overwatch.cone_degrees
     watchers = session.watchers()
@@ -74,13 +99,36 @@ def react_to_move(session: Session, mover: str, square: Square) -> None:
             continue
         if not unit_sees_unit(session, uid, mover):
             continue
+        chosen = session.get(uid, c.WatchReaction) if session.has(uid, c.WatchReaction) else None
+        if chosen is not None and not _fires_at(session, chosen, origin, mover, square):
+            continue
         session.remove(uid, c.Overwatch)
+        session.remove(uid, c.WatchReaction)
         session.emit(OverwatchTriggered(uid, mover, square), session.position(uid), square,
                      to=(session.side_of(uid), side))
-        fire(session, uid, mover, watch.held_ap)
+        fire(session, uid, mover, watch.held_ap, chosen)
 
 
-def fire(session: Session, uid: str, target: str, held_ap: int) -> None:
+def _fires_at(session: Session, chosen: c.WatchReaction, origin: Square, mover: str,
+              square: Square) -> bool:
+    """Whether the chosen reaction fires at `mover` stepping onto `square`."""
+    if chosen.targets and mover not in chosen.targets:
+        return False
+    return not chosen.within or session.grid.distance(origin, square) <= chosen.within
+
+
+def fire(session: Session, uid: str, target: str, held_ap: int,
+         chosen: c.WatchReaction | None = None) -> None:
+    if chosen is not None and chosen.mode is not None:
+        try:
+            plan = attack.plan_attack(session, uid, target, chosen.mode, "torso", chosen.aim,
+                                      held_ap=held_ap)
+        except Illegal as why:
+            session.emit(OverwatchEnded(uid, f"could not fire: {why}"), *session.where(uid),
+                         to=(session.side_of(uid),))
+            return
+        attack.carry_out(session, plan, reaction=True)
+        return
     held = session.get(uid, c.Loadout).current
     modes = sorted(session.weapons[held.weapon].modes, key=lambda m: (-m.rof, m.ap)) if held else []
     for mode in modes:

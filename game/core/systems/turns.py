@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from game.content.deploy import deploy
 from game.core import components as c
-from game.core import objectives
+from game.core import objectives, orders
 from game.core.events import (BattleEnded, BattleStarted, InitiativeOrder, InitiativeRolled,
                               OverwatchEnded, RoundStarted, TurnEnded,
                               TurnSkipped, TurnStarted, TurnUnseen)
@@ -62,7 +62,11 @@ def start_round(session: Session) -> None:
         roll_initiative(session)
     session.rules.start_round(session)
     bleed(session)
-    if not check_victory(session):
+    if check_victory(session):
+        return
+    if session.rules.simultaneous:
+        orders.begin_planning(session)     # the turns begin once every side has its orders
+    else:
         advance(session)
 
 
@@ -108,6 +112,7 @@ def begin_turn(session: Session, uid: str) -> bool:
     side = session.side_of(uid)
     if session.has(uid, c.Overwatch):
         session.remove(uid, c.Overwatch)
+        session.remove(uid, c.WatchReaction)
         session.emit(OverwatchEnded(uid, "new turn"), *session.where(uid), to=(side,))
     lift_suppression(session, uid, "the suppressor let up")
     ap = session.get(uid, c.ActionPoints)

@@ -14,6 +14,7 @@ from game.core import gm
 from game.core.commands import Lean, Revive, Suppress, Throw
 from game.core.dice import DiceCode
 from game.core.events import Aimed, AttackResolved, Check
+from game.content.schema import RulesetSpec
 from game.core.ruleset import SuppressOdds, ThrowOdds
 from game.core.session import Session
 from game.core.systems.attack import AttackPlan, carry_out, situation
@@ -33,6 +34,22 @@ class SkirmishGrid(SkirmishRules):
     # weapon's spread, so the computer player's enumerated odds (game/ai/odds.py) apply.
     supports = frozenset({"aim", "grenades", "suppression", "first_aid", "opposed_checks", "lean"})
     screens = True
+
+    OPTIONS = ("turns",)                 # what a scenario's `options:` may switch
+
+    @property
+    def simultaneous(self) -> bool:      # type: ignore[override]
+        return self.p.turns == "simultaneous"
+
+    @classmethod
+    def option_problems(cls, spec: RulesetSpec, options: dict[str, Any]) -> list[tuple[str, str]]:
+        """Only how turns are taken may be switched: `turns: simultaneous | sequential`."""
+        found = [(str(name), f"unknown option {name!r}; the {spec.name} rules may switch only: "
+                  f"{', '.join(cls.OPTIONS)}") for name in options if name not in cls.OPTIONS]
+        for name, value in options.items():
+            if name == "turns" and value not in ("simultaneous", "sequential"):
+                found.append((name, f"turns: {value!r} is neither simultaneous nor sequential"))
+        return found
 
     def actions(self) -> dict[type, Callable[[Session, Any], None]]:
         return ACTIONS

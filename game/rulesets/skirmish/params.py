@@ -83,6 +83,10 @@ class Revive(_P):
 
 class SkirmishParams(_P):
     die: int = Field(ge=2)
+    # How a round is played: every unit's orders chosen at once, then carried out in
+    # initiative order (the text's), or one unit at a time. A file that does not say (a save
+    # made before the choice existed) plays one unit at a time.
+    turns: Literal["simultaneous", "sequential"] = "sequential"
     movement: Movement
     stance_ap: StanceAP
     attack_penalties: AttackPenalties
