@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from game.ai import Player
 from game.content.schema import BattleSetup
-from game.core.commands import EndTurn
+from game.core.commands import EndTurn, GiveOrders
 from game.rulesets import new_battle
 from game.core.events import Event, Refused
 from game.core.queries import battle_outcome
@@ -33,13 +33,14 @@ def play(setup: BattleSetup, seed: int, players: Mapping[str, Player], *, keep_e
         _collect(result, battle.opening, keep_events, on_events)
         s = battle.session
         while not s.over and result.commands < max_commands:
-            uid = s.active
-            command = players[s.side_of(uid)].next_command(battle)
+            uid, side = s.active, s.acting_side
+            assert side is not None, "a battle that is not over waits for a side"
+            command = players[side].next_command(battle)
             events = battle.submit(command)
             result.commands += 1
             if isinstance(events, Refused):
                 result.refused.append(f"{command!r}: {events.reason}")
-                events = battle.submit(EndTurn(uid))
+                events = battle.submit(GiveOrders(side=side) if s.planning else EndTurn(uid or ""))
             _collect(result, events, keep_events, on_events)
         result.winner, result.reason, result.rounds = s.winner, s.end_reason, s.round
         if not s.over:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -15,7 +17,9 @@ import tcod.path
 
 from game.ai import memory as m
 from game.ai.aims import NOTHING, TARGET_WORTH, aims_for
-from game.core.commands import Attack, ChangeStance, Command, Defend, Draw, EndTurn, Move, Reload
+from game.ai.orders import plan
+from game.core.commands import (Attack, ChangeStance, Command, Defend, Draw, EndTurn, Move, Proceed,
+                                Reload)
 from game.core.engine import Battle
 from game.core.events import Refused
 from game.core.grid import Grid
@@ -70,12 +74,27 @@ class SimplePlayer:
         self.last_seen, self._moved, self._moves, self._search, self._rng = (
             last_seen, moved, moves, search, rng)
 
+    @contextmanager
+    def _planning(self, rehearsal: Battle) -> Iterator[None]:
+        """Choose on a unit's rehearsal as in its turn, and come back as before (but for its
+        dice, which it has used)."""
+        saved = (dict(self.last_seen), self._moved, self._moves, dict(self._search))
+        try:
+            yield
+        finally:
+            self.last_seen, self._moved, self._moves, self._search = saved
+
     def _zone(self, battle: Battle) -> frozenset[Square]:
         """The zone its objectives send it to (or that it must get into to break a hold)."""
         name = self._aims.go or self._aims.contest
         return battle.session.grid.zone_set(name) if name else frozenset()
 
     def next_command(self, battle: Battle) -> Command:
+        s = battle.session
+        if s.planning:
+            return plan(battle, self.side, self.next_command, self._planning)
+        if s.rules.simultaneous and not s.rehearsing:
+            return Proceed(s.active or "")     # the orders given while planning go on
         uid = battle.session.active
         self._aims = aims_for(battle, self.side)
         me = unit_info(battle, uid)

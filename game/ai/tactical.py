@@ -11,16 +11,20 @@ it thinks: the noise in its judgement and how far it looks ahead; never its dice
 
 from __future__ import annotations
 
+import copy
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from game.ai import memory as m
 from game.ai.assess import Assessor
 from game.ai.intel import Intel
 from game.ai.levels import HARD, Level
+from game.ai.orders import plan
 from game.ai.planner import Option, choose
 from game.ai.tabletop import TabletopPlayer
-from game.core.commands import Attack, Command, EndTurn, Move, Reload, Revive, Suppress, Throw
+from game.core.commands import Attack, Command, EndTurn, Move, Proceed, Reload, Revive, Suppress, Throw
 from game.core.engine import Battle
 
 MAX_MOVES = 3             # moves in one turn: to a firing position, then back to cover
@@ -49,6 +53,25 @@ class TacticalPlayer:
         skirmish = "opposed_checks" in s.rules.supports
         self._assessor = Assessor(battle, self.level.called_shots) if skirmish else None
         self._fallback = None if skirmish else TabletopPlayer(self.side, self.seed, self.level)
+
+    @contextmanager
+    def _planning(self, rehearsal: Battle) -> Iterator[None]:
+        """Choose on a unit's rehearsal as in its turn, and come back as before (but for the
+        dice of its judgement, which it has used)."""
+        saved = (self._session, self.intel, self._turn, self._moves, self._acted,
+                 self._seen_at_move, self.last)
+        assessor = self._assessor
+        held = (assessor.battle, assessor.session) if assessor is not None else None
+        self._session, self.intel = rehearsal.session, copy.deepcopy(self.intel)
+        if assessor is not None:
+            assessor.battle, assessor.session = rehearsal, rehearsal.session
+        try:
+            yield
+        finally:
+            (self._session, self.intel, self._turn, self._moves, self._acted,
+             self._seen_at_move, self.last) = saved
+            if assessor is not None and held is not None:
+                assessor.battle, assessor.session = held
 
     def memory(self) -> dict[str, Any]:
         """What it carries between commands, as JSON data (see game.ai.memory)."""
@@ -82,6 +105,12 @@ class TacticalPlayer:
 
     def next_command(self, battle: Battle) -> Command:
         s = battle.session
+        if s.planning or (s.rules.simultaneous and not s.rehearsing):
+            if self._session is not s and not s.rehearsing:
+                self._meet(battle)
+            if s.planning:
+                return plan(battle, self.side, self.next_command, self._planning)
+            return Proceed(s.active or "")     # the orders given while planning go on
         uid = s.active
         if uid is None or s.side_of(uid) != self.side or not s.is_up(uid):
             return EndTurn(uid or "")
