@@ -40,6 +40,7 @@ def rehearsals(battle: Battle, side: str) -> Iterator[tuple[str, Battle]]:
         sandbox = battle.copy()
         t = sandbox.session
         try:
+            t.use()
             t.rehearsing = True
             t.planning, t.orders = [], {}
             t.turn_index = t.order.index(uid)
@@ -59,6 +60,7 @@ def plan(battle: Battle, side: str, decide: Decide, planning: Planning) -> GiveO
         queue: list[Order] = []
         with planning(sandbox):
             t = sandbox.session
+            t.use()
             while len(queue) < MOST_ORDERS and t.get(uid, c.ActionPoints).current > 0:
                 command = decide(sandbox)
                 if not isinstance(command, ORDERABLE) or command.unit != uid:

@@ -60,6 +60,7 @@ def rehearse(session: Session, uid: str, queue: Sequence[Order]) -> list[Step]:
     battle; the steps stop after the first one that would be refused."""
     sandbox = session.copy()
     try:
+        sandbox.use()
         sandbox.rehearsing = True
         busy = fresh_turn(sandbox, uid)
         steps: list[Step] = []
