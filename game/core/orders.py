@@ -23,6 +23,7 @@ from game.core.events import InitiativeOrder, OrdersGiven, PlanningStarted
 from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems import attack
+from game.core.systems.loadout import can_pay
 from game.core.systems.sight import unit_sees_unit
 
 Square = tuple[int, int]
@@ -163,9 +164,9 @@ def _price_special(session: Session, uid: str, cmd: Command) -> None:
         if found is None:
             raise Illegal(f"The {session.setup.ruleset.name} rules have no first aid.")
         cost = found
-    if cost > ap.current:
+    if not can_pay(ap, cost):
         raise Illegal(f"That costs {cost} AP; {name} has {ap.current} by then.")
-    ap.current -= cost
+    attack.spend(session, uid, cost)
 
 
 def _handlers() -> dict[type, Callable[[Session, Any], None]]:

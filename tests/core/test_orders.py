@@ -266,3 +266,15 @@ def test_an_ambushing_side_sets_its_own_order():
         assert of(result, InitiativeOrder)[0].order[:2] == ("a-2", "a-1")
         give(b, "b", b_1=[])
         assert b.session.active == "a-2"
+
+
+def test_any_action_longer_than_a_turn_is_taken_with_a_full_pool_not_only_attacks():
+    from game.core.commands import Reload
+    from game.core.events import Reloaded
+    slow = unit("loader", ap=3, weapons=("lmg",))
+    with battle({"a": [(slow, (1, 1))], "b": [(unit("far"), (12, 5))]}, [9, 1]) as b:
+        b.session.get("a-1", c.Loadout).current.ammo = 0
+        events = give(b, "a", a_1=[Reload("a-1")]) + give(b, "b", b_1=[]) + run_round(b)
+        assert of(events, Reloaded) and b.session.get("a-1", c.ActionPoints).debt == 8 - 3
+        refused = give(b, "a", a_1=[Move("a-1", ((2, 1),))])
+        assert isinstance(refused, Refused) and "still busy" in refused.reason

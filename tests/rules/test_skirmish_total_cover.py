@@ -83,9 +83,14 @@ def test_leaning_is_refused_in_the_open_and_twice() -> None:
         b.submit(Move("b-1", ((0, 1),)))
         assert lean_option(b, "b-1") == (True, 2, "not behind total cover")
         assert "not behind total cover" in b.submit(Lean("b-1")).reason
-    with battle([1, 9], ambush="b", hider_ap=1) as b:
-        assert "costs 2 AP" in b.submit(Lean("b-1")).reason
-        assert lean_option(b, "b-1") == (True, 2, "not enough AP")
+    with battle([1, 9], ambush="b", hider_ap=3) as b:
+        b.submit(Lean("b-1"))
+        assert "costs 2 AP" in b.submit(Lean("b-1", out=False)).reason
+        assert lean_option(b, "b-1") == (False, 2, "not enough AP")
+    with battle([1, 9], ambush="b", hider_ap=1) as b:   # longer than a turn: a full pool starts it
+        assert lean_option(b, "b-1") == (True, 2, "")
+        b.submit(Lean("b-1"))
+        assert b.session.get("b-1", c.ActionPoints).debt == 1
     with battle([1, 9], ambush="b") as b:
         b.submit(Lean("b-1"))
         assert "already leaning out" in b.submit(Lean("b-1")).reason

@@ -7,13 +7,20 @@ from game.core.commands import Draw, Reload
 from game.core.events import Reloaded, WeaponDrawn
 from game.core.illegal import Illegal
 from game.core.session import Session
+from game.core.systems.attack import spend
+
+
+def can_pay(ap: c.ActionPoints, cost: int) -> bool:
+    """Whether an action of `cost` AP can be taken now: with the AP left, or, an action longer
+    than a whole turn, with a full pool (the AP it overruns are owed by the turns after)."""
+    return cost <= ap.current or (cost > ap.per_turn and ap.current == ap.per_turn)
 
 
 def pay(session: Session, uid: str, cost: int, what: str) -> None:
     ap = session.get(uid, c.ActionPoints)
-    if cost > ap.current:
+    if not can_pay(ap, cost):
         raise Illegal(f"{what} costs {cost} AP; {session.get(uid, c.Unit).name} has {ap.current}.")
-    ap.current -= cost
+    spend(session, uid, cost)
 
 
 def reload(session: Session, cmd: Reload) -> None:

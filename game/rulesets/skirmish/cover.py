@@ -21,7 +21,7 @@ from game.core.events import Leaned
 from game.core.grid import COVER_LEVELS, NEIGHBOURS
 from game.core.illegal import Illegal
 from game.core.session import Session
-from game.core.systems.loadout import pay
+from game.core.systems.loadout import can_pay, pay
 from game.rulesets.skirmish.rules import rules_of
 
 Square = tuple[int, int]
@@ -110,6 +110,6 @@ def option(session: Session, uid: str) -> tuple[bool, int, str]:
         why = "" if behind_total_cover(session, uid) else "not behind total cover"
     if not why and not session.is_up(uid):
         why = "the unit is down"
-    elif not why and session.get(uid, c.ActionPoints).current < cost:
+    elif not why and not can_pay(session.get(uid, c.ActionPoints), cost):
         why = "not enough AP"
     return out, cost, why

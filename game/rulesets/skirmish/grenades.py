@@ -15,6 +15,8 @@ from game.core.grid import Grid
 from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems.health import apply_damage
+from game.core.systems.attack import spend
+from game.core.systems.loadout import can_pay
 from game.core.systems.sight import unit_sees
 from game.content.schema import WeaponSpec
 from game.core.ruleset import Combatant, DamageRoll, Harm, ThrowOdds
@@ -45,7 +47,7 @@ def checked(session: Session, uid: str, grenade_id: str, at: Square) -> tuple[We
                       f"{grenade.range} at most.")
     cost = grenade.modes[0].ap if grenade.modes else 1
     ap = session.get(uid, c.ActionPoints)
-    if cost > ap.current:
+    if not can_pay(ap, cost):
         raise Illegal(f"Throwing costs {cost} AP; {name} has {ap.current}.")
     return grenade, distance, cost
 
@@ -60,8 +62,7 @@ def throw(session: Session, cmd: Throw) -> None:
     grenade, distance, cost = checked(session, uid, cmd.grenade, at)
     pos = session.position(uid)
     assert pos is not None, "a unit that has the turn stands on the map"
-    ap = session.get(uid, c.ActionPoints)
-    ap.current -= cost
+    spend(session, uid, cost)
     session.get(uid, c.Loadout).grenades[cmd.grenade] -= 1
     session.get(uid, c.TurnState).aim_level = 0
     session.records[session.side_of(uid)].shots += 1
