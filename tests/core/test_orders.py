@@ -278,3 +278,32 @@ def test_any_action_longer_than_a_turn_is_taken_with_a_full_pool_not_only_attack
         assert of(events, Reloaded) and b.session.get("a-1", c.ActionPoints).debt == 8 - 3
         refused = give(b, "a", a_1=[Move("a-1", ((2, 1),))])
         assert isinstance(refused, Refused) and "still busy" in refused.reason
+
+
+def test_units_joining_mid_round_join_at_its_end_and_are_given_orders_from_the_next():
+    from game.content.schema import LegendEntry, ScenarioSpec
+    from game.core.events import Reinforced
+    rows = ["......XX", "........", "YY......", "YY......"]
+    legend = {".": LegendEntry(terrain="open", zone="field"), "X": LegendEntry(terrain="open", zone="exit"),
+              "Y": LegendEntry(terrain="open", zone="yard")}
+    base = setup(rows, {"a": [(unit("sneak", sight=3), (7, 0))], "b": [(unit("far", sight=4), (0, 0))]},
+                 ambush="a")
+    data = base.scenario.model_dump()
+    data.update(reinforcements=[{"side": "b", "zone": "yard", "when": {"seen": "a"},
+                                 "members": [{"unit": "far"}]}])
+    made = base.model_copy(update={"scenario": ScenarioSpec.model_validate(data),
+                                   "map": base.map.model_copy(update={"legend": legend}),
+                                   "ruleset": with_options(base.ruleset, {"turns": "simultaneous"})})
+    dice = Dice(0)
+    dice.force(9, 1)
+    with new_battle(made, 0, dice=dice) as b:
+        give(b, "a", a_1=[])
+        give(b, "b", b_1=[Move("b-1", ((1, 0), (2, 0), (3, 0), (4, 0)))])
+        b.submit(Proceed(b.session.active))                  # a-1 holds
+        events = b.submit(Proceed(b.session.active))         # b-1 walks into sight; round ends
+        kinds = [e.kind for e in events]
+        assert kinds.index("reinforced") > kinds.index("round_started") > kinds.index("moved")
+        assert of(events, Reinforced)[0].units == ("b-2",) and b.session.planning == ["a", "b"]
+        here = b.session.position("b-2")
+        step = (here[0] + 1, here[1])
+        assert not isinstance(give(b, "b", b_1=[], b_2=[Move("b-2", (step,))]), Refused)
