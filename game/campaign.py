@@ -272,7 +272,7 @@ def play_campaign(campaign: CampaignSpec, library: Library, ai: str, vs: str | N
 def fight(state: CampaignState, campaign: CampaignSpec, setup: BattleSetup,
           players: Mapping[str, object], max_commands: int = 20000) -> CampaignState:
     """One battle of the campaign between computer players, taken in once it has ended."""
-    from game.core.commands import EndTurn
+    from game.core.commands import EndTurn, GiveOrders
     from game.core.events import Refused
     from game.rulesets import new_battle
 
@@ -280,11 +280,11 @@ def fight(state: CampaignState, campaign: CampaignSpec, setup: BattleSetup,
         session = battle.session
         commands = 0
         while not session.over and commands < max_commands:
-            uid = session.active
-            command = players[session.side_of(uid)].next_command(battle)  # type: ignore[attr-defined]
+            uid, side = session.active, session.acting_side
+            command = players[side].next_command(battle)  # type: ignore[attr-defined]
             commands += 1
             if isinstance(battle.submit(command), Refused):
-                battle.submit(EndTurn(uid))
+                battle.submit(GiveOrders(side=side or "") if session.planning else EndTurn(uid or ""))
         if not session.over:
             raise CampaignStateError(f"the battle of step {state.step!r} did not end within "
                                      f"{max_commands} commands")

@@ -108,6 +108,7 @@ class TacticalPlayer:
         if s.planning or (s.rules.simultaneous and not s.rehearsing):
             if self._session is not s and not s.rehearsing:
                 self._meet(battle)
+            self.intel.observe(battle)          # what the side sees now, remembered
             if s.planning:
                 return plan(battle, self.side, self.next_command, self._planning)
             return Proceed(s.active or "")     # the orders given while planning go on
