@@ -18,7 +18,7 @@ def played(scenario: str, seed: int, level: str = "simple", *, ruleset: str | No
         steps = [list(battle.opening)]
         session = battle.session
         while not session.over and (commands is None or len(battle.commands) < commands):
-            result = battle.submit(players[session.side_of(session.active)].next_command(battle))
+            result = battle.submit(players[session.acting_side].next_command(battle))
             assert not isinstance(result, Refused), result.reason
             steps.append(result)
         return battle.state(), steps

@@ -13,6 +13,15 @@ from tests.replay_helpers import played
 from tests.ui.ui_helpers import FOG
 
 
+def commands_in(state):
+    """Every command of a saved log, the orders a GiveOrders holds included."""
+    for command in state["commands"]:
+        yield command
+        for _, queue in command.get("orders", ()):
+            for order in queue:
+                yield order["command"]
+
+
 @pytest.fixture(scope="module")
 def fog_battle():
     """A three-sided battle in fog, played to its end."""
@@ -137,7 +146,7 @@ def test_a_command_with_odd_fields_is_refused_not_raised(fog_battle):
     for field, value in (("unit", 5), ("aim", "x"), ("location", None), ("target", [1]),
                          ("path", [[99, 99]]), ("unit", "nobody")):
         state = copy.deepcopy(fog_battle[0])
-        command = next(c for c in state["commands"] if field in c)
+        command = next(c for c in commands_in(state) if field in c)
         command[field] = value
         with pytest.raises(ReplayError):
             Replay.from_state(state)

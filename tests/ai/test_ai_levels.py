@@ -14,13 +14,14 @@ from game.ai.intel import Intel
 from game.ai.levels import HARD, NORMAL, Level
 from game.content.loader import load_setup
 from game.rulesets import new_battle
+from tests.sequential import sequential
 
 
 def safety(level: Level) -> tuple[np.ndarray, np.ndarray]:
     """The first unit's destinations on depot and how safe each is, before any enemy is seen
     (every square it can reach, so that levels are compared on the same squares)."""
     level = dataclasses.replace(level, squares=0, noise=0.0)
-    with new_battle(load_setup("depot"), 1) as battle:
+    with new_battle(sequential(load_setup("depot")), 1) as battle:
         uid = battle.session.active
         picture = Intel(battle.session.side_of(uid)).update(battle)
         assert not picture.foes, "no enemy is known at the start"

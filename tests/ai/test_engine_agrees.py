@@ -18,6 +18,7 @@ from game.ui.match import Match
 from tests.ai.ai_helpers import end_turns_until, take_turn
 from tests.core.builders import setup, unit
 from tests.ui.ui_helpers import seats_for
+from tests.sequential import sequential
 
 ROWS = ["......................"] * 11
 THROWER = dict(ap=14, weapons=("smg",), grenades={"he_grenade": 2}, demolitions=4, dexterity=2)
@@ -93,7 +94,7 @@ def test_the_fingerprint_of_a_battle_holds_its_dice():
 
 @pytest.mark.parametrize("ap", [1, 2, 3])
 def test_the_action_bar_greys_out_an_attack_the_unit_cannot_pay_for(ap: int):
-    setup_ = load_setup("alley")
+    setup_ = sequential(load_setup("alley"))
     with new_battle(setup_, 1) as battle:
         match = Match(battle, seats_for(setup_, set()))
         uid = battle.session.active

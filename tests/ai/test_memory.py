@@ -20,6 +20,7 @@ from game.core.events import Refused
 from game.core.queries import sightings
 from game.rulesets import load_battle, new_battle
 from game.saves import read_save, write_save
+from tests.sequential import sequential
 
 SEED = 3
 CONTACT = -1
@@ -38,10 +39,9 @@ def play(battle: Battle, players: dict, limit: int = 100_000) -> list[str]:
     for _ in range(limit):
         if s.over:
             break
-        uid = s.active
-        events = battle.submit(players[s.side_of(uid)].next_command(battle))
+        events = battle.submit(players[s.acting_side].next_command(battle))
         if isinstance(events, Refused):
-            events = battle.submit(EndTurn(uid))
+            events = battle.submit(EndTurn(s.active or ""))
         lines.extend(json.dumps(e.to_dict(), sort_keys=True) for e in events)
     return lines
 
@@ -59,8 +59,11 @@ def players_for(level: str, sides: list[str]) -> dict:
 
 
 def saved_and_unsaved(tmp_path: Path, level: str, scenario: str, ruleset: str, mid: int,
-                      keep_memory: bool = True) -> tuple[list[str], list[str], dict]:
+                      keep_memory: bool = True, *, one_at_a_time: bool = False
+                      ) -> tuple[list[str], list[str], dict]:
     setup = load_setup(scenario, ruleset=ruleset)
+    if one_at_a_time:
+        setup = sequential(setup)
     sides = [side.id for side in setup.scenario.sides]
     with new_battle(setup, SEED) as battle:
         players = players_for(level, sides)
@@ -111,8 +114,17 @@ def test_the_memory_is_what_the_player_knows(tmp_path, level):
     intels = [memory["intel"] for memory in memories.values()]
     assert any(not known["visible"] for intel in intels for _, known in intel["memory"])
     assert all(any(cell >= 1 for row in intel["looked"] for cell in row) for intel in intels)
-    assert all(memory["turn"] is not None for memory in memories.values())
+    # Under simultaneous orders a unit chooses on rehearsals of its turn: between commands no
+    # turn of its own is under way to remember (one unit at a time, the test below).
+    assert all(memory["turn"] is None for memory in memories.values())
     assert len(memories["alpha"]["rng"][1]) == 625
+
+
+def test_one_unit_at_a_time_the_memory_holds_the_turn_under_way(tmp_path):
+    unsaved, saved, memories = saved_and_unsaved(tmp_path, "hard", "depot", "skirmish",
+                                                 remembers_one_out_of_sight, one_at_a_time=True)
+    assert saved == unsaved
+    assert all(memory["turn"] is not None for memory in memories.values())
 
 
 def test_without_the_memory_the_battle_goes_otherwise(tmp_path):

@@ -57,15 +57,18 @@ def unit(id: str, *, ap: int = 14, hp: int = 20, morale: int = 8, weapons=("pist
                     weapons=[{"weapon": w} for w in weapons], armor=armor, grenades=grenades or {})
 
 
-def ruleset() -> RulesetSpec:
+def ruleset(turns: str = "sequential") -> RulesetSpec:
+    """The bundled skirmish ruleset, its units acting one at a time (`turns`) unless a test is
+    about simultaneous orders."""
     data = yaml.safe_load((ROOT / "content/rulesets/skirmish.yaml").read_text())
+    data["params"]["turns"] = turns
     return RulesetSpec.model_validate(data)
 
 
 def setup(rows: list[str], placements: dict[str, list[tuple[UnitSpec, tuple[int, int]]]],
-          *, ambush: str | None = None, max_rounds: int = 40) -> BattleSetup:
+          *, ambush: str | None = None, max_rounds: int = 40, turns: str = "sequential") -> BattleSetup:
     """A battle on `rows` with each side's units at the given squares (first side acts first
-    when initiative ties)."""
+    when initiative ties), one unit at a time or (`turns="simultaneous"`) by orders."""
     units = {spec.id: spec for members in placements.values() for spec, _ in members}
     sides = [SideSpec(id=side, name=side.title(), zone="field", ambush=(side == ambush),
                       members=[SquadMember(unit=spec.id, name=spec.name, at=at) for spec, at in members])
@@ -74,6 +77,6 @@ def setup(rows: list[str], placements: dict[str, list[tuple[UnitSpec, tuple[int,
                        legend={".": {"terrain": "open", "zone": "field"}})
     scenario = ScenarioSpec(id="test", name="Test", map="test", sides=sides,
                             victory=VictorySpec(max_rounds=max_rounds))
-    return BattleSetup(scenario=scenario, map=grid_map, ruleset=ruleset(), terrain=TERRAIN,
+    return BattleSetup(scenario=scenario, map=grid_map, ruleset=ruleset(turns), terrain=TERRAIN,
                        weapons=[PISTOL, RIFLE, SMG, LMG, GRENADE, KNIFE],
                        armor=[LIGHT, MAIRE_ARMOR, HEAVY], units=list(units.values()))

@@ -13,6 +13,7 @@ from game.core.commands import EndTurn, Move
 from game.rulesets import load_battle, new_battle
 from game.saves import SaveError, read_save, write_save
 from game.sim import play
+from tests.sequential import sequential
 
 
 def run(scenario: str, seed: int):
@@ -28,7 +29,7 @@ def recorded(scenario: str, seed: int) -> tuple[list, list[dict]]:
     commands, events = [], []
     with new_battle(setup, seed) as battle:
         while not battle.session.over:
-            command = players[battle.session.side_of(battle.session.active)].next_command(battle)
+            command = players[battle.session.acting_side].next_command(battle)
             result = battle.submit(command)
             assert result, f"the simple player sent a refused command: {result}"
             commands.append(command)
@@ -65,7 +66,7 @@ def test_saved_mid_battle_continues_identically(tmp_path, cut):
 
 
 def test_a_tampered_save_is_refused_and_left_alone(tmp_path):
-    setup = load_setup("alley")
+    setup = sequential(load_setup("alley"))
     with new_battle(setup, 5) as battle:
         battle.submit(EndTurn(battle.session.active))
         path = write_save(tmp_path, "slot", battle.state())
@@ -90,7 +91,7 @@ def test_a_state_whose_commands_no_longer_apply_is_refused():
 
 
 def test_battles_do_not_leak_into_each_other():
-    setup = load_setup("alley")
+    setup = sequential(load_setup("alley"))
     first = new_battle(setup, 1)
     second = new_battle(setup, 2)
     uid = first.session.active

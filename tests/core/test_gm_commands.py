@@ -16,6 +16,7 @@ from game.core.commands import (Attack, ChooseDefense, EndTurn, GiveModifier, Se
 from game.core.events import AttackResolved, HealthChanged, HealthSet, ModifierGiven, Refused
 from game.rulesets import load_battle, new_battle
 from tests.core.builders import setup, unit
+from tests.sequential import sequential
 
 SCENARIOS = ["alley", "eclipse2_alley", "eclipse1_depot", "opend6_alley", "d20_depot"]
 
@@ -39,8 +40,8 @@ def duel(library, scenario: str) -> BattleSetup:
     scenario = base.scenario.model_copy(update={  # the scenario's own objectives name its sides
         "id": "duel", "map": "duel", "sides": sides, "objectives": [], "reinforcements": [],
         "events": []})
-    return base.model_copy(update={"scenario": ScenarioSpec.model_validate(scenario.model_dump()),
-                                   "map": grid, "squads": []})
+    return sequential(base.model_copy(update={"scenario": ScenarioSpec.model_validate(scenario.model_dump()),
+                                              "map": grid, "squads": []}))
 
 
 def gm_parts(event: AttackResolved) -> list[tuple[str, int]]:

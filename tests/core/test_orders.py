@@ -3,7 +3,6 @@ initiative order, with fallbacks, chosen overwatch reactions, long actions and a
 
 from __future__ import annotations
 
-from game.content.loader import with_options
 from game.core import components as c
 from game.core.commands import (Attack, ChangeStance, EndTurn, GiveOrders, Move, Order, Proceed,
                                 SetOverwatch)
@@ -19,8 +18,7 @@ OPEN = ["." * 14 for _ in range(7)]
 
 
 def battle(placements, faces=(), rows=OPEN, seed=0, **kw):
-    made = setup(rows, placements, **kw)
-    made = made.model_copy(update={"ruleset": with_options(made.ruleset, {"turns": "simultaneous"})})
+    made = setup(rows, placements, turns="simultaneous", **kw)
     dice = Dice(seed)
     dice.force(*faces)
     return new_battle(made, seed, dice=dice)
@@ -287,13 +285,12 @@ def test_units_joining_mid_round_join_at_its_end_and_are_given_orders_from_the_n
     legend = {".": LegendEntry(terrain="open", zone="field"), "X": LegendEntry(terrain="open", zone="exit"),
               "Y": LegendEntry(terrain="open", zone="yard")}
     base = setup(rows, {"a": [(unit("sneak", sight=3), (7, 0))], "b": [(unit("far", sight=4), (0, 0))]},
-                 ambush="a")
+                 ambush="a", turns="simultaneous")
     data = base.scenario.model_dump()
     data.update(reinforcements=[{"side": "b", "zone": "yard", "when": {"seen": "a"},
                                  "members": [{"unit": "far"}]}])
     made = base.model_copy(update={"scenario": ScenarioSpec.model_validate(data),
-                                   "map": base.map.model_copy(update={"legend": legend}),
-                                   "ruleset": with_options(base.ruleset, {"turns": "simultaneous"})})
+                                   "map": base.map.model_copy(update={"legend": legend})})
     dice = Dice(0)
     dice.force(9, 1)
     with new_battle(made, 0, dice=dice) as b:

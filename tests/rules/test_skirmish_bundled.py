@@ -18,6 +18,7 @@ from game.core.events import (AttackResolved, Damaged, Exploded, GrenadeThrown, 
                               MoraleChanged, SuppressionDodged, SuppressionTested)
 from game.rulesets import new_battle
 from tests.core.builders import TERRAIN
+from tests.sequential import sequential_rules
 
 OPEN = ["." * 16 for _ in range(8)]
 
@@ -41,7 +42,7 @@ def bundled(placements: dict[str, list[tuple[str, tuple[int, int]]]], *,
     scenario = ScenarioSpec(id="example", name="Example", map="field", sides=sides,
                             victory=VictorySpec(max_rounds=40))
     used = {unit for members in placements.values() for unit, _ in members}
-    return BattleSetup(scenario=scenario, map=grid_map, ruleset=lib.rulesets["skirmish"],
+    return BattleSetup(scenario=scenario, map=grid_map, ruleset=sequential_rules(lib.rulesets["skirmish"]),
                        terrain=TERRAIN, weapons=list(lib.weapons.values()),
                        armor=list(lib.armor.values()), units=[lib.units[u] for u in sorted(used)])
 

@@ -12,6 +12,7 @@ from game.core.queries import visible_enemies
 from game.rulesets import new_battle
 from tests.core.builders import TERRAIN
 from tests.rules.test_skirmish_bundled import library
+from tests.sequential import sequential_rules
 
 ROWS = ["............",
         "...H........",      # the warehouse corner: a container-high block of cover
@@ -28,7 +29,7 @@ def test_hollis_walks_to_the_corner_leans_out_sees_the_trooper_and_leans_back():
         scenario=ScenarioSpec(id="alley", name="Alley", map="alley", sides=sides,
                               victory=VictorySpec(max_rounds=5)),
         map=MapSpec(id="alley", name="Alley", rows=ROWS, legend={".": {"terrain": "open", "zone": "field"}}),
-        ruleset=lib.rulesets["skirmish"], terrain=TERRAIN, weapons=list(lib.weapons.values()),
+        ruleset=sequential_rules(lib.rulesets["skirmish"]), terrain=TERRAIN, weapons=list(lib.weapons.values()),
         armor=list(lib.armor.values()), units=[lib.units["hollis"], lib.units["olea_trooper"]])
     dice = Dice(0)
     dice.force(5, 5)

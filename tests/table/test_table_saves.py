@@ -11,11 +11,12 @@ from game.replay import Replay, ReplayError
 from game.saves import read_save, write_save
 from game.ui.match import Match, Seat
 from tests.table.table_helpers import play_at_table
+from tests.sequential import sequential
 
 
 @pytest.mark.parametrize("ruleset", ["skirmish", "opend6"])
 def test_a_table_battle_saved_loads_and_replays_identically(tmp_path, ruleset):
-    setup = load_setup("alley", ruleset=ruleset)
+    setup = sequential(load_setup("alley", ruleset=ruleset))
     players = {s.id: make_player("easy", s.id, 4) for s in setup.scenario.sides}
     first, second = (s.id for s in setup.scenario.sides)
     run = play_at_table(setup, 9, players, table=(first,), limit=30)
@@ -47,7 +48,7 @@ def test_a_table_battle_saved_loads_and_replays_identically(tmp_path, ruleset):
 
 
 def test_a_replay_whose_opening_rolls_do_not_fit_says_why(tmp_path):
-    setup = load_setup("alley", ruleset="skirmish")
+    setup = sequential(load_setup("alley", ruleset="skirmish"))
     players = {s.id: make_player("easy", s.id, 4) for s in setup.scenario.sides}
     run = play_at_table(setup, 9, players, limit=3)
     with run.battle:

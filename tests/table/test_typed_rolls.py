@@ -16,6 +16,7 @@ from game.rulesets import load_battle, new_battle
 from tests.core.builders import setup as build
 from tests.core.builders import unit
 from tests.table.table_helpers import play_at_table
+from tests.sequential import sequential
 
 RULESETS = ("skirmish", "eclipse1", "eclipse2", "opend6", "d20")
 
@@ -26,7 +27,7 @@ def players_for(setup):
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_typed_rolls_give_the_events_of_the_same_faces_forced(ruleset):
-    setup = load_setup("alley", ruleset=ruleset)
+    setup = sequential(load_setup("alley", ruleset=ruleset))
     run = play_at_table(setup, 5, players_for(setup), limit=40)
     with run.battle:
         assert run.asked, "a battle at the table asks for dice"
@@ -46,7 +47,7 @@ def test_typed_rolls_give_the_events_of_the_same_faces_forced(ruleset):
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_table_battle_saves_and_replays_exactly(ruleset):
-    setup = load_setup("alley", ruleset=ruleset)
+    setup = sequential(load_setup("alley", ruleset=ruleset))
     run = play_at_table(setup, 2, players_for(setup), limit=30)
     with run.battle:
         state = run.battle.state()
@@ -60,7 +61,7 @@ def test_a_table_battle_saves_and_replays_exactly(ruleset):
 
 
 def test_a_save_whose_typed_rolls_do_not_fit_is_refused():
-    setup = load_setup("alley", ruleset="skirmish")
+    setup = sequential(load_setup("alley", ruleset="skirmish"))
     run = play_at_table(setup, 2, players_for(setup), limit=20)
     with run.battle:
         state = run.battle.state()
