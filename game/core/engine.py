@@ -493,7 +493,7 @@ class Battle:
                 except Illegal:                        # checked first: only a safeguard
                     pass
                 return
-            reason += "; no enemy in sight to fire at instead"
+            reason = reason.rstrip(".") + "; no enemy in sight to fire at instead"
         then = "hold" if order.fallback == "hold" else "skip"
         if then == "hold":
             s.orders[uid] = []

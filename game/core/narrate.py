@@ -132,7 +132,7 @@ _TELLERS: dict[type, Callable] = {
     ev.TurnUnseen: lambda e, n: f"{n(e.unit)} acts, out of sight.",
     ev.PlanningStarted: lambda e, n: (f"Round {e.round}: orders are chosen at once "
                                       f"({', '.join(n(side) for side in e.sides)})."),
-    ev.OrdersGiven: lambda e, n: f"{n(e.side)} has given its orders.",
+    ev.OrdersGiven: lambda e, n: f"Orders given: {n(e.side)}.",
     ev.OrderLost: lambda e, n: _order_lost(e, n),
     ev.TurnSkipped: lambda e, n: f"{n(e.unit)} skips the turn: {e.reason}.",
     ev.TurnEnded: lambda e, n: f"{n(e.unit)} ends the turn.",
