@@ -537,6 +537,8 @@ class Battle:
         few to go back from instead of replaying from the start."""
         other = copy.copy(self)
         other.session = self.session.copy()
+        if self.table:
+            other.session.dice.at_table = other._at_table
         other.commands = list(self.commands)
         other._undo = []                 # a checkpoint is not undone
         other._no_undo = NOTHING_TO_UNDO

@@ -210,9 +210,15 @@ class Session:
                                 (self.setup, self.grid, self.weapons, self.armors, self.templates)}
         self.use()
         other = copy.copy(self)
-        for name, value in vars(self).items():
-            if id(value) not in memo and name not in ("world", "entities"):
-                setattr(other, name, copy.deepcopy(value, memo))
+        # At the table the dice ask the battle whose die is typed in: a deep copy would follow
+        # that call into the battle and its state. The copy's battle points it at itself.
+        at_table, self.dice.at_table = self.dice.at_table, None
+        try:
+            for name, value in vars(self).items():
+                if id(value) not in memo and name not in ("world", "entities"):
+                    setattr(other, name, copy.deepcopy(value, memo))
+        finally:
+            self.dice.at_table = at_table
         other.world = f"battle-{next(_world_ids)}"
         esper.switch_world(other.world)
         other.entities = {}
