@@ -6,7 +6,7 @@ import dataclasses
 import random
 from collections.abc import Callable
 
-from game.core.commands import Command, EndTurn
+from game.core.commands import Command, EndTurn, GiveOrders
 from game.core.dice import RollNeeded
 from game.core.engine import Battle
 from game.core.events import Event, Refused, RollWanted
@@ -70,11 +70,11 @@ def play_at_table(setup, seed: int, players: dict, *, table: tuple[str, ...] | N
     run = TableRun(battle, list(battle.opening), [], list(typed), list(raw), [])
     s = battle.session
     while not s.over and len(run.commands) < limit:
-        uid = s.active
-        command = players[s.side_of(uid)].next_command(battle)
+        uid, side = s.active, s.acting_side
+        command = players[side].next_command(battle)
         result = submit_typed(battle, command, answer, run)
         if isinstance(result, Refused):
-            command = EndTurn(uid)
+            command = GiveOrders(side=side) if s.planning else EndTurn(uid)
             result = submit_typed(battle, command, answer, run)
             assert not isinstance(result, Refused), result.reason
         run.commands.append(command)

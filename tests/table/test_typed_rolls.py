@@ -25,10 +25,12 @@ def players_for(setup):
     return {s.id: make_player("easy", s.id, 3) for s in setup.scenario.sides}
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_typed_rolls_give_the_events_of_the_same_faces_forced(ruleset):
-    setup = sequential(load_setup("alley", ruleset=ruleset))
-    run = play_at_table(setup, 5, players_for(setup), limit=40)
+@pytest.mark.parametrize("ruleset, turns", [*((r, "sequential") for r in RULESETS),
+                                            ("skirmish", "simultaneous")])
+def test_typed_rolls_give_the_events_of_the_same_faces_forced(ruleset, turns):
+    setup = load_setup("alley", ruleset=ruleset)
+    setup = sequential(setup) if turns == "sequential" else setup
+    run = play_at_table(setup, 5, players_for(setup), limit=40 if turns == "sequential" else 200)
     with run.battle:
         assert run.asked, "a battle at the table asks for dice"
         assert {run.battle.session.side_of(w.unit) for w in run.asked} == set(run.battle.table)
@@ -145,3 +147,19 @@ def test_typed_faces_are_refused_without_a_table_side():
     with duel(table=()) as fight:
         refused = fight.submit(EndTurn("spacer-1", rolls=(3,)))
         assert isinstance(refused, Refused) and "at the table" in refused.reason
+
+
+def test_a_copy_of_a_battle_at_the_table_is_its_own():
+    """A copy (a replay's checkpoint, a plan's rehearsal) of a battle whose dice are typed in
+    shares none of its state, and asks its own battle whose die is typed."""
+    from game.core import components as c
+    from tests.table.table_helpers import open_at_table, random_answers
+    battle, _, _ = open_at_table(load_setup("alley"), 5, ("jensen", "olea"), random_answers(7))
+    with battle:
+        before = battle.digest()
+        copy_ = battle.copy()
+        copy_.session.use()
+        copy_.session.get("jensen-1", c.Position).x += 1
+        assert copy_.session.dice.at_table.__self__ is copy_
+        copy_.close()
+        assert battle.digest() == before
