@@ -37,10 +37,9 @@ def rehearsals(battle: Battle, side: str) -> Iterator[tuple[str, Battle]]:
     order. Each rehearsal is a copy of the battle, closed once the next is asked for."""
     s = battle.session
     for uid in [u for u in s.order if s.side_of(u) == side and orders.orderable(s, u)]:
-        sandbox = battle.copy()
+        sandbox = battle.copy(detached=True)
         t = sandbox.session
         try:
-            t.use()
             t.rehearsing = True
             t.planning, t.orders = [], {}
             t.turn_index = t.order.index(uid)
@@ -49,7 +48,6 @@ def rehearsals(battle: Battle, side: str) -> Iterator[tuple[str, Battle]]:
             yield uid, sandbox
         finally:
             sandbox.close()
-            s.use()
 
 
 def plan(battle: Battle, side: str, decide: Decide, planning: Planning) -> GiveOrders:
@@ -60,7 +58,6 @@ def plan(battle: Battle, side: str, decide: Decide, planning: Planning) -> GiveO
         queue: list[Order] = []
         with planning(sandbox):
             t = sandbox.session
-            t.use()
             while len(queue) < MOST_ORDERS and t.get(uid, c.ActionPoints).current > 0:
                 command = decide(sandbox)
                 if not isinstance(command, ORDERABLE) or command.unit != uid:
@@ -72,5 +69,4 @@ def plan(battle: Battle, side: str, decide: Decide, planning: Planning) -> GiveO
                     break
                 queue.append(order)
         queues.append((uid, tuple(queue)))
-    battle.session.use()
     return GiveOrders(side=side, orders=tuple(queues))

@@ -532,11 +532,12 @@ class Battle:
         names.update({uid: unit.name for uid, unit in s.units()})
         return names
 
-    def copy(self) -> Battle:
+    def copy(self, *, detached: bool = False) -> Battle:
         """An independent copy of the battle as it is now (`Session.copy`): a replay keeps a
-        few to go back from instead of replaying from the start."""
+        few to go back from instead of replaying from the start; `detached`, one with no esper
+        world (a rehearsal: it can be made in a worker thread and has no digest)."""
         other = copy.copy(self)
-        other.session = self.session.copy()
+        other.session = self.session.copy(detached=detached)
         if self.table:
             other.session.dice.at_table = other._at_table
         other.commands = list(self.commands)

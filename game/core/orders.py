@@ -59,9 +59,8 @@ def orderable(session: Session, uid: str) -> bool:
 def rehearse(session: Session, uid: str, queue: Sequence[Order]) -> list[Step]:
     """Each order of `uid`'s queue as it would go from the round's start, on a copy of the
     battle; the steps stop after the first one that would be refused."""
-    sandbox = session.copy()
+    sandbox = session.copy(detached=True)
     try:
-        sandbox.use()
         sandbox.rehearsing = True
         busy = fresh_turn(sandbox, uid)
         steps: list[Step] = []
@@ -81,7 +80,6 @@ def rehearse(session: Session, uid: str, queue: Sequence[Order]) -> list[Step]:
         return steps
     finally:
         sandbox.close()
-        session.use()
 
 
 def _square(session: Session, uid: str) -> Square:

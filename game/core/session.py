@@ -104,7 +104,7 @@ class Session:
         self.templates: dict[str, UnitSpec] = {u.id: u for u in setup.units}
         self.sides: list[str] = [s.id for s in setup.scenario.sides]
         self.side_names = {s.id: s.name for s in setup.scenario.sides}
-        self.world = f"battle-{next(_world_ids)}"
+        self.world: str | None = f"battle-{next(_world_ids)}"
         self.entities: dict[str, int] = {}
         self._parts: dict[str, dict[type, Any]] = {}
         self._sides: dict[str, str] = {}
@@ -134,9 +134,13 @@ class Session:
     # --- world access -------------------------------------------------------------------------
 
     def use(self) -> None:
-        esper.switch_world(self.world)
+        if self.world is not None:
+            esper.switch_world(self.world)
 
     def close(self) -> None:
+        if self.world is None:              # a detached copy: no world to delete
+            self.closed = True
+            return
         if not self.closed:
             if esper.current_world == self.world:
                 esper.switch_world("default")
@@ -172,12 +176,14 @@ class Session:
         return component in self._parts[uid]
 
     def add(self, uid: str, component: Any) -> None:
-        esper.add_component(self.entities[uid], component)
+        if self.world is not None:
+            esper.add_component(self.entities[uid], component)
         self._parts[uid][type(component)] = component
 
     def remove(self, uid: str, component: type) -> None:
         if component in self._parts[uid]:
-            esper.remove_component(self.entities[uid], component)
+            if self.world is not None:
+                esper.remove_component(self.entities[uid], component)
             del self._parts[uid][component]
 
     def what_if(self, uid: str, *, square: Square | None = None, full_move: bool | None = None,
@@ -201,24 +207,32 @@ class Session:
             parts[c.ActionPoints] = dataclasses.replace(ap, current=actions)
         return other
 
-    def copy(self) -> Session:
+    def copy(self, *, detached: bool = False) -> Session:
         """An independent copy of this battle's state in a world of its own (a replay's
         checkpoint): playing on in either leaves the other as it was. The content and grid,
         which no command changes, are shared; the ruleset is copied, since a ruleset may keep
-        the battle's state between commands (d20: initiative, reactions used, who is unaware)."""
+        the battle's state between commands (d20: initiative, reactions used, who is unaware).
+
+        `detached`: a copy with no esper world at all (a rehearsal of orders, a computer
+        player's "what if"): its units' components live only in `_parts`, and making or using
+        it never switches the process's esper world, so a worker thread may make one while the
+        app reads the battle. Its digest is not asked."""
         memo: dict[int, Any] = {id(shared): shared for shared in
                                 (self.setup, self.grid, self.weapons, self.armors, self.templates)}
-        self.use()
-        other = copy.copy(self)
         # At the table the dice ask the battle whose die is typed in: a deep copy would follow
         # that call into the battle and its state. The copy's battle points it at itself.
-        at_table, self.dice.at_table = self.dice.at_table, None
-        try:
-            for name, value in vars(self).items():
-                if id(value) not in memo and name not in ("world", "entities"):
-                    setattr(other, name, copy.deepcopy(value, memo))
-        finally:
-            self.dice.at_table = at_table
+        if self.dice.at_table is not None:
+            memo[id(self.dice.at_table)] = None
+        if not detached:
+            self.use()
+        other = copy.copy(self)
+        for name, value in vars(self).items():
+            if id(value) not in memo and name not in ("world", "entities"):
+                setattr(other, name, copy.deepcopy(value, memo))
+        if detached:
+            other.world = None
+            other.entities = dict(self.entities)
+            return other
         other.world = f"battle-{next(_world_ids)}"
         esper.switch_world(other.world)
         other.entities = {}

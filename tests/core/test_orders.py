@@ -304,3 +304,16 @@ def test_units_joining_mid_round_join_at_its_end_and_are_given_orders_from_the_n
         here = b.session.position("b-2")
         step = (here[0] + 1, here[1])
         assert not isinstance(give(b, "b", b_1=[], b_2=[Move("b-2", (step,))]), Refused)
+
+
+def test_a_rehearsal_never_switches_the_esper_world():
+    """A computer player plans in a worker thread while the app reads the battle: rehearsals
+    are detached copies that leave the process's esper world alone."""
+    import esper
+    with four() as b:
+        esper.switch_world("default")
+        steps = rehearse(b.session, "a-1", [Order(Move("a-1", ((2, 1),))),
+                                           Order(SetOverwatch("a-1", (9, 1)))])
+        assert steps and esper.current_world == "default"
+        b.session.use()
+        assert b.session.world == esper.current_world

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TypeVar
 
-import esper
 
 from game.core import components as c
 from game.core.events import Damaged, HealthChanged, MoraleChanged, OverwatchEnded, SuppressionEnded
@@ -107,6 +106,7 @@ def shift_morale(session: Session, side: str, amount: float, cause: str) -> None
 def bleed(session: Session) -> None:
     """At the start of a round every dying unit loses HP."""
     loss = session.rules.p.dying_loss_per_round
-    for _, (unit, health) in list(esper.get_components(c.Unit, c.Health)):
+    for uid, _ in list(session.units()):
+        health = session.get(uid, c.Health)
         if health.state == "dying" and not health.stabilized and loss:
-            apply_damage(session, unit.uid, "bleeding", DamageRoll((), loss, 0, loss), "bleeding")
+            apply_damage(session, uid, "bleeding", DamageRoll((), loss, 0, loss), "bleeding")
