@@ -6,8 +6,15 @@ from __future__ import annotations
 
 import pytest
 
+from game.content.loader import load_setup, with_options
+from game.core.commands import Attack, Move
+from game.core.events import AttackResolved, Moved, OrdersGiven, TurnStarted
+from game.core.orders import rehearse
+from game.rulesets import new_battle
+from game.ui.match import Match
 from game.ui.screens.battle import BattleScreen
-from tests.ui.ui_helpers import DUEL, make_app, open_new_battle, wait_until
+from tests.ui.ui_helpers import (DUEL, make_app, open_new_battle, screen_text, seats_for,
+                                 wait_until)
 
 
 @pytest.mark.slow
@@ -34,3 +41,65 @@ async def test_the_turns_choice_is_hidden_for_a_ruleset_without_it(save_dir):
         await pilot.click("#ruleset-d20")
         await pilot.pause()
         assert not app.screen.query_one("#turns").display
+
+
+def simultaneous_match(scenario, seed: int, humans: set[str]) -> Match:
+    setup = load_setup(str(scenario))
+    setup = setup.model_copy(update={"ruleset": with_options(setup.ruleset,
+                                                             {"turns": "simultaneous"})})
+    return Match(new_battle(setup, seed), seats_for(setup, humans))
+
+
+async def planning(app, pilot, match: Match) -> BattleScreen:
+    await app.start_match(match)
+    screen = app.screen
+    assert isinstance(screen, BattleScreen)
+    await wait_until(pilot, screen.planning_now)
+    return screen
+
+
+@pytest.mark.slow
+async def test_a_move_and_an_attack_are_planned_then_carried_out(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        match = simultaneous_match(DUEL, 5, {"blue"})
+        screen = await planning(app, pilot, match)
+        session = match.battle.session
+        hollis = screen.selected
+        assert hollis == "blue-1" and session.planning == ["blue", "red"]
+        start = session.position(hollis)
+        await pilot.press("right", "enter")            # a move one square east: queued
+        await pilot.pause()
+        assert [type(o.command) for o in screen.plan.queue(hollis)] == [Move]
+        assert session.position(hollis) == start        # nothing carried out yet
+        assert screen.acting.position(hollis) == (start[0] + 1, start[1])
+        text = screen_text(app)
+        assert "1. move to" in text and "left" in text
+        card = screen.queue_card.card.plain
+        assert "from where Hollis will stand after its 1 order" in " ".join(card.split())
+        await pilot.press("f")                          # target the trooper; f again queues
+        await pilot.pause()
+        assert screen.target == "red-1"
+        await pilot.press("f")
+        await pilot.pause()
+        queue = screen.plan.queue(hollis)
+        assert [type(o.command) for o in queue] == [Move, Attack]
+        await pilot.press("F")                          # the attack's fallback: hold
+        await pilot.pause()
+        assert screen.plan.queue(hollis)[-1].fallback == "hold"
+        assert "hold (no more orders)" in screen.queue_card.card.plain
+        steps = rehearse(session, hollis, screen.plan.queue(hollis))
+        assert f"{steps[1].ap_cost} AP, {steps[1].ap_left} left" in screen_text(app)
+        await pilot.press("e")                          # every unit has orders: given at once
+        await wait_until(pilot, lambda: match.over or match.battle.session.round > 1)
+        kinds = [e for e in match.history if isinstance(e, (Moved, AttackResolved, TurnStarted))
+                 and getattr(e, "unit", getattr(e, "attacker", "")) == hollis]
+        assert isinstance(kinds[0], TurnStarted) and isinstance(kinds[1], Moved)
+        assert any(isinstance(e, AttackResolved) and e.attacker == hollis for e in kinds)
+        given = [e.side for e in match.history if isinstance(e, OrdersGiven)]
+        assert given[:2] == ["blue", "red"]                 # the computer planned after
+        turns = [e.unit for e in match.history if isinstance(e, TurnStarted)]
+        assert turns[:2] == ["blue-1", "red-1"] == session.order   # in initiative order
+        if not match.over:                                   # the next round is planned
+            await wait_until(pilot, screen.planning_now)
+            assert screen.plan.round == 2 and screen.plan.queue(hollis) == []

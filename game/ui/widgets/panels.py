@@ -33,6 +33,7 @@ class Status:
     skip: bool = False          # a computer's moves are being replayed: Space skips
     square: str = ""            # "(5,2) Door, light cover: Maire Jensen"
     path: str = ""              # "path 4 AP - ENTERS OVERWATCH"
+    playback: str = ""          # orders carried out: "Paused: Space goes on", the pace
 
 
 class StatusLine(Static):
@@ -44,7 +45,8 @@ class StatusLine(Static):
         if status is None:
             self.update("")
             return
-        parts = [f"Round {status.round}", status.turn, "Space: skip" if status.skip else "",
+        skip = status.playback or ("Space: skip" if status.skip else "")
+        parts = [f"Round {status.round}", status.turn, skip,
                  status.square, status.path]
         self.update(Text(" · ".join(part for part in parts if part)))
 
@@ -108,6 +110,17 @@ class TargetCard(Static):
 class AreaCard(Static):
     """A grenade or suppressive fire being aimed: its exact odds (`area.area_card`); shown only
     while one is."""
+
+    card: var[Text | None] = var(None)
+
+    def watch_card(self, card: Text | None) -> None:
+        self.display = card is not None
+        self.update(card or "", layout=True)
+
+
+class QueueCard(Static):
+    """The orders of the unit being planned (`planning.queue_card`); shown only while the
+    viewer plans a round."""
 
     card: var[Text | None] = var(None)
 
