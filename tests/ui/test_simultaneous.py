@@ -7,13 +7,16 @@ from __future__ import annotations
 import pytest
 
 from game.content.loader import load_setup, with_options
-from game.core.commands import Attack, Move
-from game.core.events import AttackResolved, Moved, OrdersGiven, TurnStarted
+from game.core.commands import Attack, ChangeStance, Move
+from game.core.events import AttackResolved, Moved, OrdersGiven, StanceChanged, TurnStarted
+from game.core.queries import units_known_to
 from game.core.orders import rehearse
 from game.rulesets import new_battle
 from game.ui.match import Match
 from game.ui.screens.battle import BattleScreen
-from tests.ui.ui_helpers import (DUEL, make_app, open_new_battle, screen_text, seats_for,
+from game.ui.screens.dialogs import Choice
+from game.ui.screens.handoff import Handoff, Summary
+from tests.ui.ui_helpers import (DUEL, FOG, make_app, open_new_battle, screen_text, seats_for,
                                  wait_until)
 
 
@@ -103,3 +106,96 @@ async def test_a_move_and_an_attack_are_planned_then_carried_out(save_dir):
         if not match.over:                                   # the next round is planned
             await wait_until(pilot, screen.planning_now)
             assert screen.plan.round == 2 and screen.plan.queue(hollis) == []
+
+
+@pytest.mark.slow
+async def test_a_removed_order_is_gone_and_a_unit_without_orders_is_asked_about(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        match = simultaneous_match(DUEL, 5, {"blue"})
+        screen = await planning(app, pilot, match)
+        hollis = screen.selected
+        start = match.position(hollis)
+        await pilot.press("c")                          # crouch, then take it back
+        await pilot.pause()
+        assert [type(o.command) for o in screen.plan.queue(hollis)] == [ChangeStance]
+        assert "1. crouch" in screen_text(app)
+        await pilot.press("backspace")
+        await pilot.pause()
+        assert screen.plan.queue(hollis) == []
+        assert "1. crouch" not in screen_text(app) and "No orders yet" in screen_text(app)
+        assert screen.acting.position(hollis) == start
+        await pilot.press("e")                          # no orders at all: asked first
+        await wait_until(pilot, lambda: isinstance(app.screen, Choice))
+        assert "Hollis has no orders" in screen_text(app)
+        await pilot.click("#cancel")
+        await wait_until(pilot, lambda: app.screen is screen)
+        assert match.planning and match.battle.session.planning[0] == "blue"
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(app.screen, Choice))
+        await pilot.click("#give")
+        await wait_until(pilot, lambda: match.over or match.battle.session.round > 1)
+        stances = [e for e in match.history if isinstance(e, StanceChanged) and e.unit == hollis]
+        assert stances == []                            # the removed order was never carried out
+
+
+@pytest.mark.slow
+async def test_hot_seat_planning_shows_neither_the_others_orders_nor_unseen_units(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        match = simultaneous_match(FOG, 3, {"blue", "red"})
+        battle = match.battle
+        await app.start_match(match)
+        screen = app.screen
+        await wait_until(pilot, lambda: isinstance(app.screen, Handoff)
+                         and "Blue team: your orders for round 1" in screen_text(app))
+        await pilot.press("space")
+        await wait_until(pilot, lambda: isinstance(app.screen, Summary))
+        await pilot.press("enter")
+        await wait_until(pilot, screen.planning_now)
+        assert screen.viewer == "blue"
+        first = screen.selected
+        x, y = match.position(first)
+        screen.move_cursor_to((x + 1, y + 1))
+        await pilot.press("enter")                      # the first unit: a move
+        await pilot.pause()
+        blue_order = f"move to ({x + 1},{y + 1})"
+        assert blue_order in screen_text(app)
+        await pilot.press("tab", "d")                   # the other: drop prone
+        await pilot.pause()
+        assert "drop prone" in screen_text(app)
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, Handoff)          # the board is hidden at once
+        await wait_until(pilot, lambda: isinstance(app.screen, Handoff)
+                         and not app.screen.waiting and "Red team" in screen_text(app))
+        await pilot.press("space")
+        await wait_until(pilot, lambda: isinstance(app.screen, Summary))
+        assert blue_order not in screen_text(app)
+        await pilot.press("enter")
+        await wait_until(pilot, screen.planning_now)
+        assert screen.viewer == "red" and screen.plan.side == "red"
+        known = {info.uid for info in units_known_to(battle, "red")}
+        hidden = {uid for uid in battle.session.order
+                  if match.side_of(uid) == "blue" and uid not in known}
+        assert hidden                                    # the walls hide blue from red
+        for keys in ((), ("c",), ("tab", "c")):
+            await pilot.press(*keys)
+            await pilot.pause()
+            text = screen_text(app)
+            assert blue_order not in text and "drop prone" not in text
+            drawn = {info.uid for info in screen.picture.known.values()}
+            assert not drawn & hidden                    # the board shows only what red sees
+            assert screen.picture.viewer == "red"
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, Handoff)          # carried out behind a neutral screen
+        await wait_until(pilot, lambda: isinstance(app.screen, Handoff)
+                         and not app.screen.waiting
+                         and "your orders for round 2" in screen_text(app))
+        assert "Blue team" in screen_text(app)
+        await pilot.press("space")
+        await wait_until(pilot, lambda: isinstance(app.screen, Summary))
+        told = "\n".join(app.screen.lines)
+        assert f"{match.name(first)} moves" in told      # what blue saw of the round
+    match.close()
