@@ -137,6 +137,15 @@ class Plan:
     def close(self) -> None:
         self._close_view()
 
+    def trail(self, uid: str) -> list[tuple[int, int]]:
+        """The squares the unit's queued moves walk, from where it stands at the round's start
+        (empty without a move)."""
+        paths = [order.command.path for order in self.queue(uid) if isinstance(order.command, Move)]
+        start = self.match.position(uid)
+        if not paths or start is None:
+            return []
+        return [start, *(square for path in paths for square in path)]
+
     def unplanned(self) -> list[str]:
         """The side's units given no order yet."""
         return [uid for uid, queue in self.queues.items() if not queue]

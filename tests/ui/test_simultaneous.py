@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from game.content.loader import load_setup, with_options
-from game.core.commands import Attack, ChangeStance, Move
+from game.core.commands import Attack, ChangeStance, Move, SetOverwatch
 from game.core.events import AttackResolved, Moved, OrdersGiven, StanceChanged, TurnStarted
 from game.core.queries import units_known_to
 from game.core.orders import rehearse
@@ -16,7 +16,7 @@ from game.ui.match import Match
 from game.ui.screens.battle import BattleScreen
 from game.ui.screens.dialogs import Choice
 from game.ui.screens.handoff import Handoff, Summary
-from tests.ui.ui_helpers import (DUEL, FOG, make_app, open_new_battle, screen_text, seats_for,
+from tests.ui.ui_helpers import (DATA, DUEL, FOG, make_app, open_new_battle, screen_text, seats_for,
                                  wait_until)
 
 
@@ -44,6 +44,8 @@ async def test_the_turns_choice_is_hidden_for_a_ruleset_without_it(save_dir):
         await pilot.click("#ruleset-d20")
         await pilot.pause()
         assert not app.screen.query_one("#turns").display
+
+WATCH = DATA / "watch.yaml"
 
 
 def simultaneous_match(scenario, seed: int, humans: set[str]) -> Match:
@@ -199,3 +201,26 @@ async def test_hot_seat_planning_shows_neither_the_others_orders_nor_unseen_unit
         told = "\n".join(app.screen.lines)
         assert f"{match.name(first)} moves" in told      # what blue saw of the round
     match.close()
+
+
+@pytest.mark.slow
+async def test_overwatch_is_planned_with_the_chosen_fire_mode_and_aim(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        match = simultaneous_match(WATCH, 4, {"red"})
+        screen = await planning(app, pilot, match)
+        watcher = next(uid for uid in screen.plan.units() if match.name(uid) == "Watcher")
+        while screen.selected != watcher:
+            await pilot.press("tab")
+        modes = [m.name for m in screen.orders.held_weapon().modes]
+        await pilot.press("m", "plus")
+        await pilot.pause()
+        x, y = match.position(watcher)
+        screen.move_cursor_to((x - 4, y))
+        await pilot.press("o")
+        await pilot.pause()
+        order = screen.plan.queue(watcher)[-1]
+        assert order.command == SetOverwatch(watcher, (x - 4, y), modes[1 % len(modes)], 1)
+        card = " ".join(screen.queue_card.card.plain.split())
+        assert f"overwatch to ({x - 4},{y}): {modes[1 % len(modes)]}, aim 1" in card
+        assert "overwatch to" in screen_text(app)

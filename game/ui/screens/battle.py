@@ -250,6 +250,10 @@ class BattleScreen(GameScreen):
         picture = take_picture(self.acting, self.viewer, self.selected, self.my_turn())
         if self.target is not None and picture.info(self.target) is None:
             self.target = None
+        uid = self.actor
+        if self.plan is not None and uid in self.plan.queues and self.match.planning:
+            trail = self.plan.trail(uid)           # where its queued moves walk, from its start
+            picture.standing = {**picture.standing, **{square: "path" for square in trail}}
         self.picture = picture
 
     def watch_picture(self, picture: Picture | None) -> None:
