@@ -56,7 +56,6 @@ class TurnFlow:
         self.pace = PACES.index(1.0)
         self.resume = asyncio.Event()
         self.resume.set()
-        self.skipping_round: int | None = None     # the round whose steps are not shown
 
     def begin(self) -> None:
         """Called once the screen is drawn: autosave round one, then play."""
@@ -238,8 +237,9 @@ class TurnFlow:
             turn_key = key
             if carrying_out and uid is None:
                 return
-            if carrying_out:
-                self.playing = True
+            if carrying_out and not self.playing:     # the round's orders begin: shown
+                self.playing = True                   # (a Space pressed before skips nothing)
+                self.skip_event.clear()
                 self.screen.refresh_bindings()
                 await self.resume.wait()        # paused: Space goes on
                 if not self.screen.alive() or match.active_uid != uid:
