@@ -12,7 +12,9 @@ from game.core.events import AttackResolved, Moved, OrdersGiven, StanceChanged, 
 from game.core.queries import units_known_to
 from game.core.orders import rehearse
 from game.rulesets import new_battle
+from game.ui.app import SkirmishApp
 from game.ui.match import Match
+from game.ui.screens.flow import PACES
 from game.ui.screens.battle import BattleScreen
 from game.ui.screens.dialogs import Choice
 from game.ui.screens.handoff import Handoff, Summary
@@ -224,3 +226,29 @@ async def test_overwatch_is_planned_with_the_chosen_fire_mode_and_aim(save_dir):
         card = " ".join(screen.queue_card.card.plain.split())
         assert f"overwatch to ({x - 4},{y}): {modes[1 % len(modes)]}, aim 1" in card
         assert "overwatch to" in screen_text(app)
+
+
+@pytest.mark.slow
+async def test_the_round_is_paused_paced_and_skipped_with_keys(save_dir):
+    app = SkirmishApp(str(save_dir), computer_delay=0.3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        match = simultaneous_match(DUEL, 5, {"blue"})
+        screen = await planning(app, pilot, match)
+        await pilot.press("c", "s", "c", "s")           # four orders: a round of several steps
+        await pilot.pause()
+        assert len(screen.plan.queue(screen.selected)) == 4
+        await pilot.press("e")
+        await wait_until(pilot, lambda: screen.flow.playing)
+        await pilot.press("space")                      # paused: nothing more is carried out
+        await pilot.pause(0.5)                          # the step under way ends
+        assert "PAUSED" in screen_text(app)
+        steps = len(match.history)
+        await pilot.pause(1.0)
+        assert len(match.history) == steps and match.battle.session.round == 1
+        await pilot.press("greater_than_sign")          # faster
+        assert screen.flow.pace == PACES.index(1.0) - 1
+        await pilot.press(*["less_than_sign"] * 5)      # slowest: a step every 1.2 s
+        assert screen.flow.pace == len(PACES) - 1
+        assert match.battle.session.orders             # orders are left to carry out
+        await pilot.press("space", "enter")             # on, and the rest of the round at once
+        await wait_until(pilot, lambda: match.battle.session.round == 2 or match.over, tries=60)

@@ -252,6 +252,8 @@ class TurnFlow:
                 command = await self._think(uid)
             else:
                 command = EndTurn(uid) if uid is not None else GiveOrders(side=side or "")
+            if carrying_out and not self.resume.is_set():   # paused while it was shown
+                await self.resume.wait()
             if not self.screen.alive() or match.active_uid != uid:
                 return
             result = await self._submit(command)
