@@ -345,9 +345,11 @@ class BattleScreen(GameScreen):
                                              self.busy, self.flow.playback_note())
         self.action_bar.playing = self.match.name(picture.turn_side) if picture.turn_side else ""
         self.action_bar.items = tuple(self._priced_items(picture))
-        self.target_card.odds = (odds_of(acting, self.target, self.mode, self.location,
-                                         self.aim)
-                                 if self.target is not None and self.my_turn() else None)
+        odds = (odds_of(acting, self.target, self.mode, self.location, self.aim)
+                if self.target is not None and self.my_turn() else None)
+        if odds is not None and self.planning_now():
+            odds = replace(odds, planning=True)
+        self.target_card.odds = odds
 
     def _priced_items(self, picture: Picture) -> list[ActionItem]:
         """The action bar; only the move's cost follows the cursor."""

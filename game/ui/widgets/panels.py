@@ -81,6 +81,7 @@ class Odds:
     distance: int = 0
     name: str = ""              # the target's, when refused
     reason: str = ""
+    planning: bool = False      # an attack to be ordered (simultaneous orders)
 
 
 class TargetCard(Static):
@@ -100,8 +101,10 @@ class TargetCard(Static):
         if odds is None:
             return ""
         if odds.preview is None:
-            return Text(f"{odds.name}\n\n{odds.reason}\n\n[Tab] next  [Esc] back")
-        return target_card(self.match, odds.preview, odds.location, odds.distance)
+            keys = "[Esc] back" if odds.planning else "[Tab] next  [Esc] back"
+            return Text(f"{odds.name}\n\n{odds.reason}\n\n{keys}")
+        return target_card(self.match, odds.preview, odds.location, odds.distance,
+                           odds.planning)
 
     def watch_target(self, target: str | None) -> None:
         self.display = target is not None
