@@ -4,6 +4,8 @@ hot-seat planning that never shows one side the other's orders or units it canno
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from game.content.loader import load_setup, with_options
@@ -18,6 +20,7 @@ from game.ui.screens.flow import PACES
 from game.ui.screens.battle import BattleScreen
 from game.ui.screens.dialogs import Choice
 from game.ui.screens.handoff import Handoff, Summary
+from tests.ui.test_random_input import KEYS, key_event
 from tests.ui.ui_helpers import (DATA, DUEL, FOG, make_app, open_new_battle, screen_text, seats_for,
                                  wait_until)
 
@@ -252,3 +255,24 @@ async def test_the_round_is_paused_paced_and_skipped_with_keys(save_dir):
         assert match.battle.session.orders             # orders are left to carry out
         await pilot.press("space", "enter")             # on, and the rest of the round at once
         await wait_until(pilot, lambda: match.battle.session.round == 2 or match.over, tries=60)
+
+
+@pytest.mark.slow
+async def test_random_keys_while_planning_and_carrying_out_never_raise(save_dir):
+    rng = random.Random(11)
+    keys = [k for k in KEYS if k not in ("q", "ctrl+o", "ctrl+s", "ctrl+p")] + [
+        "F", "backspace", "greater_than_sign", "less_than_sign", "e", "e", "enter"]
+    app = make_app(save_dir)
+    async with app.run_test(size=(90, 28)) as pilot:
+        match = simultaneous_match(FOG, 8, {"blue"})
+        await app.start_match(match)
+        for _ in range(40):
+            for _ in range(rng.choice((1, 5, 20))):
+                app.post_message(key_event(rng.choice(keys)))
+            await pilot.pause()
+            if app.screen.__class__.__name__ == "Palette":
+                await pilot.press("escape")
+            if match.over:
+                break
+        assert app.return_code in (None, 0)
+        assert match.battle.session.round > 1 or match.over    # orders were given and carried out
