@@ -170,7 +170,9 @@ def order_words(match: Match, order: Order) -> str:
     if isinstance(cmd, SetOverwatch):
         mode = cmd.mode or "widest mode"
         aim = f", aim {cmd.aim}" if cmd.aim else ""
-        return f"overwatch to ({cmd.toward[0]},{cmd.toward[1]}): {mode}{aim}"
+        only = f", only at {', '.join(match.name(t) for t in cmd.targets)}" if cmd.targets else ""
+        within = f", within {cmd.within} sq" if cmd.within else ""
+        return f"overwatch to ({cmd.toward[0]},{cmd.toward[1]}): {mode}{aim}{only}{within}"
     if isinstance(cmd, Suppress):
         return f"suppress ({cmd.at[0]},{cmd.at[1]})"
     if isinstance(cmd, Throw):

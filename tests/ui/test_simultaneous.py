@@ -276,3 +276,28 @@ async def test_random_keys_while_planning_and_carrying_out_never_raise(save_dir)
                 break
         assert app.return_code in (None, 0)
         assert match.battle.session.round > 1 or match.over    # orders were given and carried out
+
+
+@pytest.mark.slow
+async def test_overwatch_is_planned_at_one_enemy_and_as_near_as_the_cursor(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        match = simultaneous_match(WATCH, 4, {"red"})
+        screen = await planning(app, pilot, match)
+        watcher = next(uid for uid in screen.plan.units() if match.name(uid) == "Watcher")
+        while screen.selected != watcher:
+            await pilot.press("tab")
+        hollis = next(uid for uid in match.battle.session.order if match.side_of(uid) == "blue")
+        square = match.position(hollis)
+        assert screen.picture.info(hollis) is not None          # red sees him at the start
+        screen.move_cursor_to(square)
+        await pilot.press("enter")                      # targeted, not fired at
+        await pilot.pause()
+        assert screen.target == hollis and screen.plan.queue(watcher) == []
+        await pilot.press("O")
+        await pilot.pause()
+        order = screen.plan.queue(watcher)[-1].command
+        distance = match.battle.session.grid.distance(match.position(watcher), square)
+        assert order == SetOverwatch(watcher, square, None, 0, (hollis,), distance)
+        card = " ".join(screen.queue_card.card.plain.split())
+        assert f"only at Hollis, within {distance} sq" in card

@@ -80,6 +80,7 @@ class BattleScreen(GameScreen):
         Binding("p", "stance('prone')", "Prone", show=False),
         Binding("d", "stance('prone',True)", "Drop flat", show=False),
         Binding("o", "overwatch", "Overwatch", show=False),
+        Binding("O,shift+o", "overwatch(True)", "Overwatch near", show=False),
         Binding("x", "suppress", "Suppress", show=False),
         Binding("g", "throw", "Throw", show=False),
         Binding("r", "reload", "Reload", show=False),
@@ -545,17 +546,27 @@ class BattleScreen(GameScreen):
         if self.actor is not None:
             self.orders.play(ChangeStance(self.actor, stance, drop))
 
-    def action_overwatch(self) -> None:
+    def action_overwatch(self, near: bool = False) -> None:
+        """o: overwatch facing the cursor. While planning, its reaction is chosen too: the fire
+        mode and aim set with m and +/-, only at the target if there is one, and with O only
+        once the enemy is as near as the cursor."""
         uid = self.actor
         if uid is None:
             return
-        if self.cursor == self.acting.position(uid):
+        here = self.acting.position(uid)
+        if self.cursor == here:
             self.notify("Put the cursor where the unit should watch, then press o.", timeout=3)
             return
-        if self.planning_now():      # the reaction chosen now: the fire mode and aim set
-            self.orders.play(SetOverwatch(uid, self.cursor, self.mode, self.aim))
+        if not self.planning_now() or here is None:
+            self.orders.play(SetOverwatch(uid, self.cursor))
             return
-        self.orders.play(SetOverwatch(uid, self.cursor))
+        mode = self.mode
+        if mode is None and self.aim:             # aimed: the mode it aims is named
+            weapon = self.orders.held_weapon()
+            mode = weapon.modes[0].name if weapon and weapon.modes else None
+        targets = (self.target,) if self.target is not None else ()
+        within = self.match.battle.session.grid.distance(here, self.cursor) if near else 0
+        self.orders.play(SetOverwatch(uid, self.cursor, mode, self.aim, targets, within))
 
     def action_suppress(self) -> None:
         self.orders.suppress()

@@ -51,7 +51,9 @@ Tab / Shift+Tab      the next / previous unit of your side (target enemies with 
                      on them, or f)
 f                    with a target: order an attack on it; with no enemy in sight, an
                      attack on the nearest enemy seen when the order comes
-m  + / -  then o     overwatch that fires the chosen mode with the chosen aim
+m  + / -  then o     overwatch that fires the chosen mode with the chosen aim; with a
+                     target (Enter on an enemy), only at that enemy
+O                    the same, firing only once the enemy is as near as the cursor
 Backspace or z       remove the selected unit's last order
 F                    what the last order does if it cannot be carried out when its
                      turn comes: skip it and go on / hold (no more orders) / an
