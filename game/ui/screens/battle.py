@@ -344,13 +344,24 @@ class BattleScreen(GameScreen):
         self.map.show(scene)
         self.status_line.status = status_of(acting, picture, self.look, self.cursor, path,
                                              self.busy, self.flow.playback_note())
-        self.action_bar.playing = self.match.name(picture.turn_side) if picture.turn_side else ""
+        self.action_bar.playing = self._who_plays(picture)
         self.action_bar.items = tuple(self._priced_items(picture))
         odds = (odds_of(acting, self.target, self.mode, self.location, self.aim)
                 if self.target is not None and self.my_turn() else None)
         if odds is not None and self.planning_now():
             odds = replace(odds, planning=True)
         self.target_card.odds = odds
+
+    def _who_plays(self, picture: Picture) -> str:
+        """The action bar when the viewer has no orders to give."""
+        match = self.match
+        if match.carrying_out:
+            return (f"Round {match.battle.session.round}: the orders are carried out, unit by "
+                    "unit in initiative order…")
+        side = match.acting_side if match.planning else picture.turn_side
+        if side is None:
+            return ""
+        return f"{match.name(side)} is {'planning' if match.planning else 'playing'}…"
 
     def _priced_items(self, picture: Picture) -> list[ActionItem]:
         """The action bar; only the move's cost follows the cursor."""

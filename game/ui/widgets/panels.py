@@ -155,7 +155,7 @@ class ActionBar(Static):
     """Every action of the active unit with its key and AP cost; whose turn it is otherwise."""
 
     items: var[tuple[ActionItem, ...]] = var(tuple)
-    playing: var[str] = var("")           # the name of the side playing, when not the viewer
+    playing: var[str] = var("")           # who plays, when not the viewer: "Red team is playing…"
 
     def watch_items(self) -> None:
         self._draw()
@@ -167,7 +167,7 @@ class ActionBar(Static):
         if self.items:
             self.update(action_line(list(self.items)))
         else:
-            self.update(Text(f"{self.playing} is playing…") if self.playing else "")
+            self.update(Text(self.playing))
 
 
 _TURN_AP = re.compile(r": \d+ AP( \([^()]*\))?\.$")    # "Trooper's turn: 14 AP (2 still owed)."
