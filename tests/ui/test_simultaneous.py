@@ -20,6 +20,7 @@ from game.ui.screens.flow import PACES
 from game.ui.screens.battle import BattleScreen
 from game.ui.screens.dialogs import Choice
 from game.ui.screens.handoff import Handoff, Summary
+from game.ui.screens.replay import ReplayScreen
 from tests.ui.test_random_input import KEYS, key_event
 from tests.ui.ui_helpers import (DATA, DUEL, FOG, make_app, open_new_battle, screen_text, seats_for,
                                  wait_until)
@@ -301,3 +302,29 @@ async def test_overwatch_is_planned_at_one_enemy_and_as_near_as_the_cursor(save_
         assert order == SetOverwatch(watcher, square, None, 0, (hollis,), distance)
         card = " ".join(screen.queue_card.card.plain.split())
         assert f"only at Hollis, within {distance} sq" in card
+
+
+@pytest.mark.slow
+async def test_a_battle_saved_while_planning_loads_and_replays(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        match = simultaneous_match(DUEL, 5, {"blue"})
+        screen = await planning(app, pilot, match)
+        await pilot.press("c", "e")                     # a round carried out, the next planned
+        await wait_until(pilot, lambda: match.battle.session.round == 2 or match.over)
+        if match.over:
+            return
+        await wait_until(pilot, screen.planning_now)
+        state = match.state()
+        loaded = Match.from_state(state)
+        assert loaded.planning and loaded.battle.session.round == 2
+        await app.start_match(loaded)
+        again = app.screen
+        await wait_until(pilot, again.planning_now)
+        assert again.plan.queue(again.selected) == []
+        await wait_until(pilot, lambda: "Orders: Hollis" in screen_text(app))
+        app.watch_replay(state)
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("end")                        # to the saved position
+        await pilot.pause()
+        assert "Round 2" in screen_text(app)
