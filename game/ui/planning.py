@@ -213,5 +213,5 @@ def queue_card(match: Match, plan: Plan, uid: str) -> Text:
     else:
         text.append(f"Previews: from where {name} stands at the round's start.\n",
                     style="italic yellow")
-    text.append("Bksp remove · F fallback\nTab next unit · e give orders", style="grey70")
+    text.append("Bksp remove · F fallback", style="grey70")
     return text

@@ -158,10 +158,10 @@ class BattleScreen(GameScreen):
         with Horizontal(id="battle-main"):
             yield self.map
             with SidePanel(id="side"):
+                yield self.queue_card              # first: while planning it matters most
                 yield self.unit_card.data_bind(BattleScreen.target)
                 yield self.target_card.data_bind(BattleScreen.target)
                 yield self.area_card
-                yield self.queue_card
                 yield self.turn_card
                 yield self.objectives_card
         yield self.action_bar
@@ -274,6 +274,12 @@ class BattleScreen(GameScreen):
             self.queue_card.card = queue_card(self.match, self.plan, uid)
         else:
             self.queue_card.card = None
+        self.fit_queue()
+
+    def fit_queue(self) -> None:
+        """The orders card gives way to the odds while an attack or an area is aimed."""
+        self.queue_card.display = (self.queue_card.card is not None and self.target is None
+                                   and self.area is None)
         self.objectives_card.card = objectives_card(self.match)
 
     def _action_items(self, picture: Picture) -> list[ActionItem]:
@@ -341,6 +347,7 @@ class BattleScreen(GameScreen):
             card = area_card(acting, self.area, odds, len(self.orders.grenades()))
         self.area_card.card = card
         self.unit_card.display = self.target is None and card is None
+        self.fit_queue()
         self.map.show(scene)
         self.status_line.status = status_of(acting, picture, self.look, self.cursor, path,
                                              self.busy, self.flow.playback_note())
