@@ -132,7 +132,9 @@ class Plan:
         if self._view is not None:
             self._view[2].battle.close()
             self._view = None
-        self.match.battle.session.use()
+        session = self.match.battle.session
+        if not session.closed:     # a screen closed late must not bring back a closed world
+            session.use()
 
     def close(self) -> None:
         self._close_view()

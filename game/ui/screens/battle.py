@@ -353,11 +353,11 @@ class BattleScreen(GameScreen):
                                              self.busy, self.flow.playback_note())
         self.action_bar.playing = self._who_plays(picture)
         self.action_bar.items = tuple(self._priced_items(picture))
-        odds = (odds_of(acting, self.target, self.mode, self.location, self.aim)
+        shot = (odds_of(acting, self.target, self.mode, self.location, self.aim)
                 if self.target is not None and self.my_turn() else None)
-        if odds is not None and self.planning_now():
-            odds = replace(odds, planning=True)
-        self.target_card.odds = odds
+        if shot is not None and self.planning_now():
+            shot = replace(shot, planning=True)
+        self.target_card.odds = shot
 
     def _who_plays(self, picture: Picture) -> str:
         """The action bar when the viewer has no orders to give."""

@@ -280,7 +280,7 @@ class TurnFlow:
             return self.match.submit(command)
         return await submit_at_table(self.screen.app, self.match.submit, command)
 
-    async def _think(self, uid: str):
+    async def _think(self, uid: str | None):
         """The computer player's next command; a broken player ends the unit's turn."""
         match = self.match
         side = match.acting_side

@@ -79,10 +79,6 @@ class NewBattle(GameScreen):
                     for index, spec in enumerate(self.rulesets):
                         yield Radio(plain(spec.name), value=index == 0,
                                           id=f"ruleset-{spec.id}")
-                yield Label("Turns", id="turns-label")
-                with RadioSet(id="turns"):
-                    yield Radio("Orders at once (simultaneous)", id="turns-simultaneous")
-                    yield Radio("One unit at a time", value=True, id="turns-sequential")
                 yield Label("Seed (blank: random)")
                 yield Input(placeholder="random", id="seed", restrict=r"[0-9]*", max_length=12)
             with Column(id="new-right"):
@@ -91,6 +87,10 @@ class NewBattle(GameScreen):
                     yield Radio("Solo against the computer", value=bool(self.levels),
                                       disabled=not self.levels, id="solo")
                     yield Radio("Hot-seat with friends", value=not self.levels, id="hotseat")
+                yield Label("Turns: all orders at once, or unit by unit", id="turns-label")
+                with RadioSet(id="turns"):
+                    yield Radio("Simultaneous", id="turns-simultaneous")
+                    yield Radio("One at a time", value=True, id="turns-sequential")
                 if self.levels:
                     yield Label("Computer difficulty")
                     strongest = default_level(self.levels)
