@@ -17,7 +17,7 @@ from game.core.commands import (GiveOrders, Attack, ChangeStance, Command, Draw,
                                 Order, Reload, Revive, SetOverwatch, Suppress, Throw)
 from game.core.engine import Battle
 from game.core.orders import Step, orderable, rehearse
-from game.core.queries import as_planned
+from game.core.queries import as_planned, unit_info
 from game.ui.match import Match
 
 FALLBACK_CYCLE = ("skip", "hold", "nearest")
@@ -182,7 +182,9 @@ def order_words(match: Match, order: Order) -> str:
     if isinstance(cmd, Reload):
         return "reload"
     if isinstance(cmd, Draw):
-        return "draw another weapon"
+        carried = unit_info(match.battle, cmd.unit).weapons
+        weapon = carried[cmd.weapon] if 0 <= cmd.weapon < len(carried) else ""
+        return f"draw the {match.name(weapon)}" if weapon else "draw another weapon"
     if isinstance(cmd, Revive):
         return f"first aid to {match.name(cmd.target)}"
     if isinstance(cmd, Lean):
