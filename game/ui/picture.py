@@ -110,7 +110,7 @@ def status_of(match: Match, picture: Picture, look: TerrainLook, cursor: Square,
     if session.planning and not session.over:
         side = session.planning[0]
         computer = "" if match.is_human(side) else " (computer)"
-        turn = f"{match.name(side)}{computer} plans its orders"
+        turn = f"{match.name(side)}{computer} planning"
         if match.active_uid is not None and match.is_human(side):
             turn += f": {match.name(match.active_uid)}"
     elif match.active_uid is not None:
