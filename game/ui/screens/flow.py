@@ -270,9 +270,11 @@ class TurnFlow:
             self.took_effect(result, logged=True)
             if match.battle.pending is not None:
                 await self._defense_from_a_person()
-            await self.pause()
-            if self.playing and not match.carrying_out:
+            if self.playing and not match.carrying_out:    # the round is done: plan the next
                 self.end_playback()
+                if match.over or match.is_human(match.acting_side):
+                    continue
+            await self.pause()
 
     async def _submit(self, command: Command) -> list[Event] | Refused:
         """Submit a command; at the table, ask for the dice it rolls there."""
