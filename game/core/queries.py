@@ -272,8 +272,9 @@ def as_planned(battle: Battle, uid: str, queue: Sequence[Order]) -> Battle:
     `preview_attack`...): the battle itself is never touched. Close it when done."""
     from game.core import orders
     s = battle.session
-    sandbox = s.copy()
+    sandbox = s.copy()             # (its copy leaves the battle's own world current)
     try:
+        sandbox.use()
         sandbox.rehearsing = True
         if not orders.fresh_turn(sandbox, uid):
             for order in queue:
