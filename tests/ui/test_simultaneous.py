@@ -9,13 +9,17 @@ import random
 import pytest
 
 from game.content.loader import load_setup, with_options
-from game.core.commands import Attack, ChangeStance, Move, SetOverwatch
-from game.core.events import AttackResolved, Moved, OrdersGiven, StanceChanged, TurnStarted
-from game.core.queries import units_known_to
+from game.core import components as c
+from game.core.commands import (Attack, ChangeStance, GiveOrders, Move, Order, Proceed,
+                                SetOverwatch)
+from game.core.events import (AttackResolved, Moved, OrdersGiven, Refused, StanceChanged,
+                              TurnStarted)
+from game.core.queries import as_planned, unit_info, units_known_to
 from game.core.orders import rehearse
 from game.rulesets import new_battle
 from game.ui.app import SkirmishApp
 from game.ui.match import Match
+from game.ui.planning import Plan
 from game.ui.screens.flow import PACES
 from game.ui.screens.battle import BattleScreen
 from game.ui.screens.dialogs import Choice
@@ -328,3 +332,40 @@ async def test_a_battle_saved_while_planning_loads_and_replays(save_dir):
         await pilot.press("end")                        # to the saved position
         await pilot.pause()
         assert "Round 2" in screen_text(app)
+
+
+def test_previews_while_planning_leave_the_battle_as_it_was():
+    match = simultaneous_match(WATCH, 4, {"red"})
+    battle = match.battle
+    watcher = next(uid for uid in battle.session.order if match.name(uid) == "Watcher")
+    x, y = match.position(watcher)
+    queue = (Order(ChangeStance(watcher, "crouch")), Order(SetOverwatch(watcher, (x - 3, y))))
+    before = battle.digest()
+    view = as_planned(battle, watcher, queue)
+    assert unit_info(view, watcher).stance == "crouch"          # asked where it will stand
+    assert unit_info(battle, watcher).stance == "stand"
+    view.close()
+    assert battle.digest() == before                 # the battle's own world was never touched
+    match.close()
+
+
+@pytest.mark.xfail(strict=True, raises=KeyError,
+                   reason="orders.rehearse works on its copy with the battle's own esper world "
+                          "current (no sandbox.use() after session.copy()), so each rehearsal "
+                          "changes the battle's world; the second takes away an overwatch "
+                          "already gone")
+def test_a_unit_on_overwatch_is_given_two_orders_the_next_round():
+    match = simultaneous_match(WATCH, 4, {"red"})
+    battle = match.battle
+    watcher = next(uid for uid in battle.session.order if match.name(uid) == "Watcher")
+    x, y = match.position(watcher)
+    for side in list(battle.session.planning):     # round 1: the watcher keeps watch
+        orders = ((watcher, (Order(SetOverwatch(watcher, (x - 3, y))),)),) if side == "red" else ()
+        assert not isinstance(battle.submit(GiveOrders(side=side, orders=orders)), Refused)
+    while not battle.session.planning and not battle.session.over:
+        assert not isinstance(battle.submit(Proceed(battle.session.active)), Refused)
+    assert battle.session.has(watcher, c.Overwatch) and battle.session.round == 2
+    plan = Plan(match, "red")
+    assert plan.add(watcher, ChangeStance(watcher, "crouch")) == ""
+    assert plan.add(watcher, ChangeStance(watcher, "stand")) == ""
+    match.close()
