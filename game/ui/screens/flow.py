@@ -241,6 +241,7 @@ class TurnFlow:
                 self.playing = True                   # (a Space pressed before skips nothing)
                 self.skip_event.clear()
                 self.screen.refresh_bindings()
+                self.screen.redraw()                  # the playback keys on the status line
                 await self.resume.wait()        # paused: Space goes on
                 if not self.screen.alive() or match.active_uid != uid:
                     return
