@@ -11,6 +11,8 @@ decides a rule.
 
 from __future__ import annotations
 
+import textwrap
+
 from rich.text import Text
 
 from game.core.commands import (GiveOrders, Attack, ChangeStance, Command, Draw, Lean, Move,
@@ -18,6 +20,7 @@ from game.core.commands import (GiveOrders, Attack, ChangeStance, Command, Draw,
 from game.core.engine import Battle
 from game.core.orders import Step, orderable, rehearse
 from game.core.queries import as_planned, unit_info
+from game.ui.cards import CARD_WIDTH
 from game.ui.match import Match
 
 FALLBACK_CYCLE = ("skip", "hold", "nearest")
@@ -205,12 +208,13 @@ def queue_card(match: Match, plan: Plan, uid: str) -> Text:
         text.append("No orders yet: the keys add\nthem here.\n", style="italic")
     for number, order in enumerate(queue, 1):
         step = steps[number - 1] if number <= len(steps) else None
-        text.append(f"{number}. {order_words(match, order)}\n")
+        text.append(_wrapped(f"{number}. {order_words(match, order)}"))
         if step is not None and not step.problem:
             text.append(f"   {step.ap_cost} AP, {step.ap_left} left\n", style="cyan")
         elif step is not None:
-            text.append(f"   {step.problem}\n", style="bold red")
-        text.append(f"   {FALLBACK_WORDS.get(order.fallback, order.fallback)}\n", style="grey70")
+            text.append(_wrapped(f"   {step.problem}"), style="bold red")
+        text.append(_wrapped(f"   {FALLBACK_WORDS.get(order.fallback, order.fallback)}"),
+                    style="grey70")
     if queue:
         where = f"after its {len(queue)} order{'s' if len(queue) > 1 else ''}"
         text.append(f"Previews: from where {name} will stand {where}.\n", style="italic yellow")
@@ -219,3 +223,8 @@ def queue_card(match: Match, plan: Plan, uid: str) -> Text:
                     style="italic yellow")
     text.append("Bksp remove · F fallback", style="grey70")
     return text
+
+
+def _wrapped(line: str) -> str:
+    """A line of the card wrapped to the side panel, its further lines indented under it."""
+    return "\n".join(textwrap.wrap(line, CARD_WIDTH, subsequent_indent="   ")) + "\n"
