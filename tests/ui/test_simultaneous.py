@@ -102,7 +102,7 @@ async def test_a_move_and_an_attack_are_planned_then_carried_out(save_dir):
         await pilot.press("F")                          # the attack's fallback: hold
         await pilot.pause()
         assert screen.plan.queue(hollis)[-1].fallback == "hold"
-        assert "hold (no more orders)" in screen.queue_card.card.plain
+        assert "hold (no more orders)" in " ".join(screen.queue_card.card.plain.split())
         steps = rehearse(session, hollis, screen.plan.queue(hollis))
         assert f"{steps[1].ap_cost} AP, {steps[1].ap_left} left" in screen_text(app)
         await pilot.press("e")                          # every unit has orders: given at once
