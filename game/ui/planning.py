@@ -62,6 +62,10 @@ class Plan:
                                                and orderable(session, uid)}
         self._steps: dict[str, list[Step]] = {}
         self._view: tuple[str, int, PlannedMatch] | None = None   # (unit, queue length, view)
+        # An ambushing side sets the order its units act in, in the places they hold.
+        self.ambush = any(spec.id == side and spec.ambush for spec in session.setup.scenario.sides)
+        self.initiative = [uid for uid in session.order if session.side_of(uid) == side]
+        self.sequence = list(self.initiative)
 
     def units(self) -> list[str]:
         return list(self.queues)
@@ -155,9 +159,23 @@ class Plan:
         """The side's units given no order yet."""
         return [uid for uid, queue in self.queues.items() if not queue]
 
+    def move_in_sequence(self, uid: str, step: int) -> bool:
+        """An ambushing side: `uid` acts one place earlier (-1) or later (+1) among its side's
+        units; False where it cannot (not an ambush, or already first or last)."""
+        if not self.ambush or uid not in self.sequence:
+            return False
+        index = self.sequence.index(uid)
+        other = index + step
+        if not 0 <= other < len(self.sequence):
+            return False
+        self.sequence[index], self.sequence[other] = self.sequence[other], self.sequence[index]
+        return True
+
     def command(self) -> GiveOrders:
+        sequence = tuple(self.sequence) if self.sequence != self.initiative else ()
         return GiveOrders(side=self.side, orders=tuple((uid, tuple(queue))
-                                                       for uid, queue in self.queues.items()))
+                                                       for uid, queue in self.queues.items()),
+                          sequence=sequence)
 
 
 def order_words(match: Match, order: Order) -> str:
@@ -203,6 +221,10 @@ def queue_card(match: Match, plan: Plan, uid: str) -> Text:
     text = Text()
     text.append(f"Orders: {name}\n", style="bold")
     text.append(f"{given} of {len(plan.units())} units have orders\n", style="grey70")
+    if plan.ambush and uid in plan.sequence:
+        place = plan.sequence.index(uid) + 1
+        text.append(_wrapped(f"Ambush: acts {place} of {len(plan.sequence)} of its side "
+                             "(< > to change)"), style="grey70")
     queue, steps = plan.queue(uid), plan.steps(uid)
     if not queue:
         text.append("No orders yet: the keys add\nthem here.\n", style="italic")

@@ -369,3 +369,23 @@ def test_a_unit_on_overwatch_is_given_two_orders_the_next_round():
     assert plan.add(watcher, ChangeStance(watcher, "crouch")) == ""
     assert plan.add(watcher, ChangeStance(watcher, "stand")) == ""
     match.close()
+
+
+@pytest.mark.slow
+async def test_an_ambushing_side_sets_the_order_its_units_act_in(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        match = simultaneous_match(WATCH, 4, {"red"})
+        session = match.battle.session
+        screen = await planning(app, pilot, match)
+        places = [i for i, uid in enumerate(session.order) if match.side_of(uid) == "red"]
+        first, second = (session.order[i] for i in places)
+        assert screen.selected == first
+        assert "Ambush: acts 1 of 2" in " ".join(screen.queue_card.card.plain.split())
+        await pilot.press("greater_than_sign")          # the first acts after the second
+        await pilot.pause()
+        assert screen.plan.sequence == [second, first]
+        assert "Ambush: acts 2 of 2" in " ".join(screen.queue_card.card.plain.split())
+        await pilot.press("c", "tab", "c", "e")
+        await wait_until(pilot, lambda: not match.planning or session.round > 1 or match.over)
+        assert [session.order[i] for i in places] == [second, first]

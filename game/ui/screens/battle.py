@@ -51,7 +51,7 @@ FIXED_ROWS = 5          # the status line, the action bar and the footer
 GAME_ACTIONS = {"act", "fire", "target", "mode", "aim", "location", "stance", "overwatch",
                 "suppress", "throw", "reload", "draw", "revive", "defend", "declare", "reaction", "lean",
                 "extra", "end_turn", "undo"}
-PLANNING_ACTIONS = {"next_unit", "give_orders", "drop_order", "fallback"}
+PLANNING_ACTIONS = {"next_unit", "give_orders", "drop_order", "fallback", "sequence"}
 PLAYBACK_ACTIONS = {"playback_pause", "playback_skip", "pace"}
 NOT_WHILE_PLANNING = {"end_turn", "target", "defend", "declare", "reaction", "extra"}
 
@@ -101,6 +101,8 @@ class BattleScreen(GameScreen):
         Binding("space", "playback_pause", "Pause"),
         Binding("greater_than_sign", "pace(-1)", "Faster"),
         Binding("less_than_sign", "pace(1)", "Slower"),
+        Binding("less_than_sign", "sequence(-1)", "Acts earlier", show=False),
+        Binding("greater_than_sign", "sequence(1)", "Acts later", show=False),
         Binding("space", "skip", "Skip", show=False),
         Binding("pageup", "log_scroll(-1)", "Log up", show=False),
         Binding("pagedown", "log_scroll(1)", "Log down", show=False),
@@ -720,6 +722,18 @@ class BattleScreen(GameScreen):
                         "carried out.", timeout=3)
             return
         self.show_queue()
+
+    def action_sequence(self, step: int) -> None:
+        """< and > while an ambushing side plans: the unit acts earlier or later among its
+        side's units."""
+        uid = self.actor
+        if self.plan is None or uid is None:
+            return
+        if not self.plan.ambush:
+            self.notify("Only an ambushing side sets the order its units act in.", timeout=3)
+            return
+        if self.plan.move_in_sequence(uid, step):
+            self.show_queue()
 
     def action_give_orders(self) -> None:
         """e while planning: give the side's orders, after asking if some unit has none."""

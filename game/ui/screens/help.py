@@ -58,6 +58,7 @@ Backspace or z       remove the selected unit's last order
 F                    what the last order does if it cannot be carried out when its
                      turn comes: skip it and go on / hold (no more orders) / an
                      attack only: fire at the nearest enemy in sight instead
+< / >                an ambushing side: the unit acts earlier / later among its own
 e                    give your side's orders (asks first if a unit has none)
 The card beside the map lists the unit's orders, the AP each costs and the AP left,
 and says where the previews come from: reach, path cost and odds are worked out from
