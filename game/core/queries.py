@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import copy
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 
 from game.core import components as c
+from game.core.commands import Order
 from game.core.engine import Battle
 from game.core.events import Refused
 from game.core.grid import Reach
@@ -260,6 +261,35 @@ def standing_at(battle: Battle, uid: str, square: Square, *,
     what_if = copy.copy(battle)
     what_if.session = battle.session.what_if(uid, square=square, full_move=full_move)
     yield what_if
+
+
+def as_planned(battle: Battle, uid: str, queue: Sequence[Order]) -> Battle:
+    """The battle as `uid` will stand once the orders of `queue` are carried out, rehearsed
+    from the round's start as simultaneous orders are checked (`orders.rehearse`: nothing
+    rolled, nothing its side does not know asked, sight as at the round's start); the orders
+    stop at the first that would be refused. Its turn opened afresh: its AP are those the
+    orders leave. A copy of its own to ask queries of while planning (`reach`,
+    `preview_attack`...): the battle itself is never touched. Close it when done."""
+    from game.core import orders
+    s = battle.session
+    sandbox = s.copy()             # (its copy leaves the battle's own world current)
+    try:
+        sandbox.use()
+        sandbox.rehearsing = True
+        if not orders.fresh_turn(sandbox, uid):
+            for order in queue:
+                try:
+                    orders.rehearse_one(sandbox, uid, order)
+                except Illegal:
+                    break
+    except BaseException:
+        sandbox.close()
+        raise
+    finally:
+        s.use()
+    what_if = copy.copy(battle)
+    what_if.session = sandbox
+    return what_if
 
 
 @contextmanager

@@ -96,8 +96,10 @@ def turn_card(match: Match, viewer: str) -> Text:
     return text
 
 
-def target_card(match: Match, preview: AttackPreview, location: str, distance: int) -> Text:
-    """The exact odds of an attack, every modifier itemised, before anything is committed."""
+def target_card(match: Match, preview: AttackPreview, location: str, distance: int,
+                planning: bool = False) -> Text:
+    """The exact odds of an attack, every modifier itemised, before anything is committed
+    (`planning`: odds of an attack to be ordered, from where the unit will then stand)."""
     text = Text()
     text.append("Target ", style="grey70")
     text.append(f"{match.name(preview.target)}", style="bold")
@@ -125,7 +127,10 @@ def target_card(match: Match, preview: AttackPreview, location: str, distance: i
     text.append("Defense\n", style="bold")
     for label, value in preview.defense_modifiers:
         text.append(f"  {label:<15} {value:+d}\n")
-    text.append("[f] fire  [Tab] next\n[Esc] back", style="grey70")
+    if planning:
+        text.append("Odds from its planned place.\n[f] order it  [Esc] back", style="grey70")
+    else:
+        text.append("[f] fire  [Tab] next\n[Esc] back", style="grey70")
     return text
 
 

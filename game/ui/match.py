@@ -98,6 +98,23 @@ class Match:
         uid = self.active_uid
         return self.side_of(uid) if uid is not None else None
 
+    @property
+    def acting_side(self) -> str | None:
+        """The side the battle waits for: while a round is planned (simultaneous orders), the
+        first still to give its orders, else the active unit's."""
+        return self.battle.session.acting_side
+
+    @property
+    def planning(self) -> bool:
+        """A round's orders are being chosen (simultaneous orders)."""
+        return bool(self.battle.session.planning) and not self.over
+
+    @property
+    def carrying_out(self) -> bool:
+        """Simultaneous orders being carried out: the units act on their own (`Proceed`)."""
+        session = self.battle.session
+        return session.rules.simultaneous and not session.planning and not self.over
+
     # The session reads its esper world, which is process-wide: make it current before each read
     # (another battle, or a computer player's scratch battle, may have switched it).
 

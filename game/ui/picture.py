@@ -103,14 +103,23 @@ def revive_target(match: Match, picture: Picture, cursor: Square) -> str | None:
 
 
 def status_of(match: Match, picture: Picture, look: TerrainLook, cursor: Square,
-              path: list[Square], busy: bool) -> Status:
+              path: list[Square], busy: bool, playback: str = "") -> Status:
     """The status line: the round, whose turn, the square under the cursor, the path to it."""
     turn = ""
-    if match.active_uid is not None:
+    session = match.battle.session
+    if session.planning and not session.over:
+        side = session.planning[0]
+        computer = "" if match.is_human(side) else " (computer)"
+        turn = f"{match.name(side)}{computer} planning"
+        if match.active_uid is not None and match.is_human(side):
+            turn += f": {match.name(match.active_uid)}"
+    elif match.active_uid is not None:
         computer = "" if match.is_human(picture.turn_side) else " (computer)"
         turn = f"{match.name(match.active_uid)}'s turn{computer}"
-    return Status(match.battle.session.round, turn, busy, where(match, picture, look, cursor),
-                  path_note(match, picture, cursor, path))
+        if session.rules.simultaneous:
+            turn = f"{match.name(match.active_uid)} carries out its orders"
+    return Status(session.round, turn, busy, where(match, picture, look, cursor),
+                  path_note(match, picture, cursor, path), playback)
 
 
 def where(match: Match, picture: Picture, look: TerrainLook, cursor: Square) -> str:

@@ -28,7 +28,7 @@ async def test_the_chosen_radio_option_has_the_dot(save_dir):
 
         shown = marks()
         assert shown == {button.id: button.value for button in form.query(RadioButton)}
-        assert sum(shown.values()) == 3          # a ruleset, a mode and a level
+        assert sum(shown.values()) == 4          # a ruleset, the turns, a mode and a level
         form.query_one("#hotseat", RadioButton).value = True
         await pilot.pause()
         shown = marks()

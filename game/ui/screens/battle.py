@@ -21,7 +21,7 @@ from textual.containers import Horizontal
 from textual.reactive import var
 from textual.widgets import Footer, Static
 
-from game.core.commands import ChangeStance, EndTurn, Lean, Reload, SetOverwatch
+from game.core.commands import ChangeStance, Command, EndTurn, Lean, Reload, SetOverwatch
 from game.core.events import Announced, Refused
 from game.core.queries import explored_squares, lean_option
 from game.ui.actions import ActionItem, action_items
@@ -30,15 +30,17 @@ from game.ui.board import TerrainLook
 from game.ui.cards import turn_card
 from game.ui.objectives import objectives_card
 from game.ui.match import Match
+from game.ui.planning import Plan, order_words, queue_card
 from game.ui.picture import (Picture, enemies, first_square, odds_of, revive_target, status_of,
                              take_picture)
 from game.ui.screens.base import GameScreen
+from game.ui.screens.dialogs import Choice
 from game.ui.screens.flow import TurnFlow
 from game.ui.screens.log import FullLog
 from game.ui.screens.orders import Orders
 from game.ui.widgets.map_view import MapView
-from game.ui.widgets.panels import (ActionBar, AreaCard, CombatLog, ObjectivesCard, SidePanel,
-                                    StatusLine, TargetCard, TurnCard, UnitCard)
+from game.ui.widgets.panels import (ActionBar, AreaCard, CombatLog, ObjectivesCard, QueueCard,
+                                    SidePanel, StatusLine, TargetCard, TurnCard, UnitCard)
 
 Square = tuple[int, int]
 LOG_ROWS = 5            # the log's height (with its top border) when nothing gives it more
@@ -49,6 +51,9 @@ FIXED_ROWS = 5          # the status line, the action bar and the footer
 GAME_ACTIONS = {"act", "fire", "target", "mode", "aim", "location", "stance", "overwatch",
                 "suppress", "throw", "reload", "draw", "revive", "defend", "declare", "reaction", "lean",
                 "extra", "end_turn", "undo"}
+PLANNING_ACTIONS = {"next_unit", "give_orders", "drop_order", "fallback", "sequence"}
+PLAYBACK_ACTIONS = {"playback_pause", "playback_skip", "pace"}
+NOT_WHILE_PLANNING = {"end_turn", "target", "defend", "declare", "reaction", "extra"}
 
 
 class BattleScreen(GameScreen):
@@ -58,7 +63,10 @@ class BattleScreen(GameScreen):
         Binding("down,j", "cursor(0,1)", "Down", show=False),
         Binding("left,h", "cursor(-1,0)", "Left", show=False),
         Binding("right,l", "cursor(1,0)", "Right", show=False),
+        Binding("enter", "playback_skip", "Skip the round"),
         Binding("enter", "act", "Act", show=False),
+        Binding("tab", "next_unit(1)", "Next unit"),
+        Binding("shift+tab", "next_unit(-1)", "Prev unit", show=False),
         Binding("tab", "target(1)", "Target"),
         Binding("shift+tab", "target(-1)", "Prev target", show=False),
         Binding("f", "fire", "Fire"),
@@ -72,6 +80,7 @@ class BattleScreen(GameScreen):
         Binding("p", "stance('prone')", "Prone", show=False),
         Binding("d", "stance('prone',True)", "Drop flat", show=False),
         Binding("o", "overwatch", "Overwatch", show=False),
+        Binding("O,shift+o", "overwatch(True)", "Overwatch near", show=False),
         Binding("x", "suppress", "Suppress", show=False),
         Binding("g", "throw", "Throw", show=False),
         Binding("r", "reload", "Reload", show=False),
@@ -83,9 +92,17 @@ class BattleScreen(GameScreen):
         Binding("y", "reaction", "When attacked", show=False),
         Binding("a", "extra('a')", "Aim (rounds)", show=False),
         Binding("b", "extra('b')", "Character Point", show=False),
+        Binding("e", "give_orders", "Give orders"),
+        Binding("backspace", "drop_order", "Remove order", show=False),
+        Binding("F,shift+f", "fallback", "Fallback", show=False),
         Binding("e", "end_turn", "End turn"),
         Binding("z", "undo", "Undo", show=False),
         Binding("full_stop", "home", "Active unit", show=False),
+        Binding("space", "playback_pause", "Pause"),
+        Binding("greater_than_sign", "pace(-1)", "Faster"),
+        Binding("less_than_sign", "pace(1)", "Slower"),
+        Binding("less_than_sign", "sequence(-1)", "Acts earlier", show=False),
+        Binding("greater_than_sign", "sequence(1)", "Acts later", show=False),
         Binding("space", "skip", "Skip", show=False),
         Binding("pageup", "log_scroll(-1)", "Log up", show=False),
         Binding("pagedown", "log_scroll(1)", "Log down", show=False),
@@ -115,7 +132,7 @@ class BattleScreen(GameScreen):
         self.match = match
         session = match.battle.session
         self.look = TerrainLook.of(session.grid, session.setup)
-        active = match.active_side
+        active = match.acting_side
         self.set_reactive(BattleScreen.viewer,
                           active if match.is_human(active) else match.humans[0])
         self.set_reactive(BattleScreen.cursor, first_square(match, self.viewer) or (0, 0))
@@ -135,12 +152,15 @@ class BattleScreen(GameScreen):
         self.log_view = CombatLog(match, id="log")
         self.ending = Static(id="ending", markup=False)    # the closing line, once it is over
         self.log_growth = 0                        # rows `]` added to the log (`[` takes off)
+        self.plan: Plan | None = None              # the viewer's orders while it plans a round
+        self.queue_card = QueueCard(id="queue-card", markup=False)
 
     def compose(self) -> ComposeResult:
         yield self.status_line
         with Horizontal(id="battle-main"):
             yield self.map
             with SidePanel(id="side"):
+                yield self.queue_card              # first: while planning it matters most
                 yield self.unit_card.data_bind(BattleScreen.target)
                 yield self.target_card.data_bind(BattleScreen.target)
                 yield self.area_card
@@ -165,6 +185,13 @@ class BattleScreen(GameScreen):
             return True
         if action == "gm_view" and not self.my_turn():    # never while a computer plays
             return None
+        # False hides a key from the footer (None greys it): these belong to one phase.
+        if action in PLAYBACK_ACTIONS:
+            return self.flow.playing and self.alive()
+        if action in PLANNING_ACTIONS:
+            return self.planning_now() and not self.too_small()
+        if action in NOT_WHILE_PLANNING and self.match.planning:
+            return False
         if action in GAME_ACTIONS and (not self.my_turn() or self.too_small()):
             return None
         return True
@@ -181,10 +208,37 @@ class BattleScreen(GameScreen):
                 and not self.match.battle.session.closed)
 
     def my_turn(self) -> bool:
+        """The viewer's player gives orders now: its unit's turn, or its side's planning."""
         match = self.match
-        return (self.flow.started and not self.busy and self.alive() and not match.over
-                and self.flow.cover is None
-                and match.active_side == self.viewer and match.is_human(self.viewer))
+        if not (self.flow.started and not self.busy and self.alive() and not match.over
+                and self.flow.cover is None and match.is_human(self.viewer)):
+            return False
+        if match.planning:
+            return (self.plan is not None and self.plan.side == self.viewer
+                    and match.acting_side == self.viewer)
+        if match.carrying_out:
+            return False
+        return match.active_side == self.viewer
+
+    def planning_now(self) -> bool:
+        """The viewer's player is choosing its side's orders for the round."""
+        return self.plan is not None and self.match.planning and self.my_turn()
+
+    @property
+    def actor(self) -> str | None:
+        """The unit the order keys give orders to: the one being planned, or the active one."""
+        if self.plan is not None and self.selected in self.plan.queues and self.match.planning:
+            return self.selected
+        return self.match.active_uid
+
+    @property
+    def acting(self) -> Match:
+        """The match the previews ask: while planning, as the unit being planned will stand
+        after its queued orders (`planning.PlannedMatch`); else the match itself."""
+        uid = self.actor
+        if self.plan is not None and uid in self.plan.queues and self.match.planning:
+            return self.plan.view(uid)
+        return self.match
 
     # --- the battle changed -----------------------------------------------------------------
 
@@ -196,9 +250,13 @@ class BattleScreen(GameScreen):
         """
         if not self.ready or not self.alive():
             return
-        picture = take_picture(self.match, self.viewer, self.selected, self.my_turn())
+        picture = take_picture(self.acting, self.viewer, self.selected, self.my_turn())
         if self.target is not None and picture.info(self.target) is None:
             self.target = None
+        uid = self.actor
+        if self.plan is not None and uid in self.plan.queues and self.match.planning:
+            trail = self.plan.trail(uid)           # where its queued moves walk, from its start
+            picture.standing = {**picture.standing, **{square: "path" for square in trail}}
         self.picture = picture
 
     def watch_picture(self, picture: Picture | None) -> None:
@@ -209,15 +267,37 @@ class BattleScreen(GameScreen):
         info = picture.info(self.selected) or picture.info(self.match.active_uid)
         self.unit_card.unit = (info, info.side == self.viewer) if info else None
         self.turn_card.card = turn_card(self.match, self.viewer)
+        self.show_queue()
+
+    def show_queue(self) -> None:
+        """The card of the unit being planned (only while the viewer plans)."""
+        uid = self.actor
+        if self.plan is not None and uid in self.plan.queues and self.planning_now():
+            self.queue_card.card = queue_card(self.match, self.plan, uid)
+        else:
+            self.queue_card.card = None
+        self.fit_queue()
+
+    def fit_queue(self) -> None:
+        """The orders card gives way to the odds while an attack or an area is aimed."""
+        self.queue_card.display = (self.queue_card.card is not None and self.target is None
+                                   and self.area is None)
         self.objectives_card.card = objectives_card(self.match)
 
     def _action_items(self, picture: Picture) -> list[ActionItem]:
         if not self.my_turn():
             return []
-        match = self.match
-        return action_items(match, match.active_uid, move_cost=None, mode=self.mode,
-                            aim=self.aim, has_target=bool(enemies(match, picture)),
-                            revive_target=revive_target(match, picture, self.cursor) is not None)
+        match = self.acting
+        uid = match.active_uid
+        if uid is None:
+            return []
+        items = action_items(match, uid, move_cost=None, mode=self.mode,
+                             aim=self.aim, has_target=bool(enemies(match, picture)),
+                             revive_target=revive_target(match, picture, self.cursor) is not None)
+        if self.planning_now():              # e gives the side's orders instead of ending a turn
+            items = [replace(item, label="give orders") if item.key == "e" else item
+                     for item in items]
+        return items
 
     # --- UI state changed -------------------------------------------------------------------
 
@@ -261,21 +341,36 @@ class BattleScreen(GameScreen):
         path = self.hover_path()
         scene = picture.scene_with(path, self.target_square(), self.cursor)
         card = None
+        acting = self.acting
         if self.area is not None and self.my_turn():
-            odds = area_odds(self.match, self.area, self.cursor)
+            odds = area_odds(acting, self.area, self.cursor)
             explored = explored_squares(self.match.battle, picture.viewer)
             scene = scene.with_overlay({**scene.tints, **area_tints(odds, explored)}, self.cursor)
-            card = area_card(self.match, self.area, odds, len(self.orders.grenades()))
+            card = area_card(acting, self.area, odds, len(self.orders.grenades()))
         self.area_card.card = card
         self.unit_card.display = self.target is None and card is None
+        self.fit_queue()
         self.map.show(scene)
-        self.status_line.status = status_of(self.match, picture, self.look, self.cursor, path,
-                                             self.busy)
-        self.action_bar.playing = self.match.name(picture.turn_side) if picture.turn_side else ""
+        self.status_line.status = status_of(acting, picture, self.look, self.cursor, path,
+                                             self.busy, self.flow.playback_note())
+        self.action_bar.playing = self._who_plays(picture)
         self.action_bar.items = tuple(self._priced_items(picture))
-        self.target_card.odds = (odds_of(self.match, self.target, self.mode, self.location,
-                                         self.aim)
-                                 if self.target is not None and self.my_turn() else None)
+        shot = (odds_of(acting, self.target, self.mode, self.location, self.aim)
+                if self.target is not None and self.my_turn() else None)
+        if shot is not None and self.planning_now():
+            shot = replace(shot, planning=True)
+        self.target_card.odds = shot
+
+    def _who_plays(self, picture: Picture) -> str:
+        """The action bar when the viewer has no orders to give."""
+        match = self.match
+        if match.carrying_out:
+            return (f"Round {match.battle.session.round}: the orders are carried out, unit by "
+                    "unit in initiative order…")
+        side = match.acting_side if match.planning else picture.turn_side
+        if side is None:
+            return ""
+        return f"{match.name(side)} is {'planning' if match.planning else 'playing'}…"
 
     def _priced_items(self, picture: Picture) -> list[ActionItem]:
         """The action bar; only the move's cost follows the cursor."""
@@ -383,7 +478,7 @@ class BattleScreen(GameScreen):
     def action_home(self) -> None:
         if not self.alive() or self.busy:
             return
-        square = self.match.position(self.selected or self.match.active_uid)
+        square = self.acting.position(self.selected or self.actor)
         if square is not None:
             self.move_cursor_to(square)
 
@@ -404,21 +499,26 @@ class BattleScreen(GameScreen):
         self.orders.act()
 
     def select_active(self) -> None:
-        """Select the active unit (a new turn: ask the battle again even if it was)."""
-        if self.selected == self.match.active_uid:
+        """Select the active unit (a new turn: ask the battle again even if it was); while
+        planning, the unit being planned, or the side's first."""
+        uid = self.match.active_uid
+        if self.plan is not None and self.match.planning:
+            units = self.plan.units()
+            uid = self.selected if self.selected in units else (units[0] if units else None)
+        if self.selected == uid:
             self.refresh_state()
-        self.selected = self.match.active_uid
+        self.selected = uid
 
     def aim_at(self, uid: str) -> None:
         self.area = None
         self.target = uid
-        self.selected = self.match.active_uid
+        self.selected = self.actor
         square = self.target_square()
         if square is not None:
             self.move_cursor_to(square)
 
     def action_target(self, step: int) -> None:
-        uids = [i.uid for i in enemies(self.match, self.picture)] if self.picture else []
+        uids = [i.uid for i in enemies(self.acting, self.picture)] if self.picture else []
         if not uids:
             self.notify("No enemy in sight.", timeout=2)
             return
@@ -431,7 +531,7 @@ class BattleScreen(GameScreen):
             self.area = None
         elif self.target is not None:
             self.target = None
-        elif self.selected != self.match.active_uid:
+        elif self.selected != self.actor:
             self.select_active()
 
     def action_mode(self) -> None:
@@ -463,13 +563,30 @@ class BattleScreen(GameScreen):
         self.orders.fire()
 
     def action_stance(self, stance: str, drop: bool = False) -> None:
-        self.orders.play(ChangeStance(self.match.active_uid, stance, drop))
+        if self.actor is not None:
+            self.orders.play(ChangeStance(self.actor, stance, drop))
 
-    def action_overwatch(self) -> None:
-        if self.cursor == self.match.position(self.match.active_uid):
+    def action_overwatch(self, near: bool = False) -> None:
+        """o: overwatch facing the cursor. While planning, its reaction is chosen too: the fire
+        mode and aim set with m and +/-, only at the target if there is one, and with O only
+        once the enemy is as near as the cursor."""
+        uid = self.actor
+        if uid is None:
+            return
+        here = self.acting.position(uid)
+        if self.cursor == here:
             self.notify("Put the cursor where the unit should watch, then press o.", timeout=3)
             return
-        self.orders.play(SetOverwatch(self.match.active_uid, self.cursor))
+        if not self.planning_now() or here is None:
+            self.orders.play(SetOverwatch(uid, self.cursor))
+            return
+        mode = self.mode
+        if mode is None and self.aim:             # aimed: the mode it aims is named
+            weapon = self.orders.held_weapon()
+            mode = weapon.modes[0].name if weapon and weapon.modes else None
+        targets = (self.target,) if self.target is not None else ()
+        within = self.match.battle.session.grid.distance(here, self.cursor) if near else 0
+        self.orders.play(SetOverwatch(uid, self.cursor, mode, self.aim, targets, within))
 
     def action_suppress(self) -> None:
         self.orders.suppress()
@@ -478,14 +595,18 @@ class BattleScreen(GameScreen):
         self.orders.throw()
 
     def action_reload(self) -> None:
-        self.orders.play(Reload(self.match.active_uid))
+        if self.actor is not None:
+            self.orders.play(Reload(self.actor))
 
     def action_lean(self) -> None:
-        lean = lean_option(self.match.battle, self.match.active_uid)
+        uid = self.actor
+        if uid is None:
+            return
+        lean = lean_option(self.acting.battle, uid)
         if lean is None:
-            self.orders.play(Lean(self.match.active_uid))      # refused with the rules' reason
+            self.orders.play(Lean(uid))      # refused with the rules' reason
         else:
-            self.orders.play(Lean(self.match.active_uid, out=lean[0]))
+            self.orders.play(Lean(uid, out=lean[0]))
 
     def action_draw(self) -> None:
         self.orders.draw()
@@ -506,12 +627,16 @@ class BattleScreen(GameScreen):
         self.orders.extra(key)
 
     def action_end_turn(self) -> None:
-        self.orders.play(EndTurn(self.match.active_uid))
+        if self.actor is not None:
+            self.orders.play(EndTurn(self.actor))
 
     def action_undo(self) -> None:
         """Take back the last move or change of stance; the engine decides if it may be, and
         the log says why not. Only a person's own orders, on their turn (the palette too)."""
         if not self.my_turn():
+            return
+        if self.planning_now():                  # while planning: the last order goes
+            self.action_drop_order()
             return
         result = self.match.undo()
         if isinstance(result, Refused):
@@ -526,6 +651,118 @@ class BattleScreen(GameScreen):
 
     def action_skip(self) -> None:
         self.flow.skip()
+
+    # --- planning simultaneous orders -------------------------------------------------------
+
+    def begin_plan(self, side: str) -> None:
+        """The viewer's side plans the round: a fresh set of queues (unless it is planning this
+        round already), its first unit selected."""
+        session = self.match.battle.session
+        if self.plan is None or self.plan.side != side or self.plan.round != session.round:
+            self.end_plan()
+            self.plan = Plan(self.match, side)
+            self.forget_attack()
+            self.selected = None
+        self.select_active()
+        self.action_home()
+        self.refresh_bindings()
+
+    def end_plan(self) -> None:
+        if self.plan is not None:
+            self.plan.close()
+            self.plan = None
+
+    def on_unmount(self) -> None:
+        self.end_plan()
+
+    def action_next_unit(self, step: int) -> None:
+        """Tab while planning: the side's next unit."""
+        if self.plan is None:
+            return
+        units = self.plan.units()
+        if not units:
+            return
+        index = (units.index(self.selected) + step) if self.selected in units else 0
+        self.forget_attack()
+        self.selected = units[index % len(units)]
+        self.action_home()
+
+    def planned(self, command: Command) -> None:
+        """An order key while planning: the order joins its unit's queue, or the rehearsal's
+        reason it would be refused is shown."""
+        if self.plan is None:
+            return
+        problem = self.plan.add(command.unit, command)
+        if problem:
+            self.notify(problem, title="Not possible", severity="warning", timeout=4,
+                        markup=False)
+            return
+        self.area, self.target = None, None
+        self.refresh_state()
+
+    def action_drop_order(self) -> None:
+        uid = self.actor
+        if self.plan is None or uid is None:
+            return
+        order = self.plan.pop(uid)
+        if order is None:
+            self.notify(f"{self.match.name(uid)} has no orders to remove.", timeout=2,
+                        markup=False)
+            return
+        self.notify(f"Removed: {order_words(self.match, order)}.", timeout=2, markup=False)
+        self.refresh_state()
+
+    def action_fallback(self) -> None:
+        uid = self.actor
+        if self.plan is None or uid is None:
+            return
+        fallback = self.plan.cycle_fallback(uid)
+        if fallback is None:
+            self.notify("Give an order first; F then says what happens if it cannot be "
+                        "carried out.", timeout=3)
+            return
+        self.show_queue()
+
+    def action_sequence(self, step: int) -> None:
+        """< and > while an ambushing side plans: the unit acts earlier or later among its
+        side's units."""
+        uid = self.actor
+        if self.plan is None or uid is None:
+            return
+        if not self.plan.ambush:
+            self.notify("Only an ambushing side sets the order its units act in.", timeout=3)
+            return
+        if self.plan.move_in_sequence(uid, step):
+            self.show_queue()
+
+    def action_give_orders(self) -> None:
+        """e while planning: give the side's orders, after asking if some unit has none."""
+        plan = self.plan
+        if plan is None or not self.planning_now():
+            return
+        idle = plan.unplanned()
+        if not idle:
+            self.flow.give_orders()
+            return
+        names = ", ".join(self.match.name(uid) for uid in idle)
+        body = (f"{names} {'has' if len(idle) == 1 else 'have'} no orders and will do "
+                "nothing this round.")
+
+        def chosen(answer: str | None) -> None:
+            if answer == "give" and self.alive() and self.plan is plan:
+                self.flow.give_orders()
+        self.app.push_screen(Choice("Give the orders?", body,
+                                    [("cancel", "Keep planning"), ("give", "Give the orders")]),
+                             callback=chosen)
+
+    def action_playback_pause(self) -> None:
+        self.flow.toggle_pause()
+
+    def action_playback_skip(self) -> None:
+        self.flow.skip_round()
+
+    def action_pace(self, step: int) -> None:
+        self.flow.change_pace(step)
 
     def action_save(self) -> None:
         if self.busy:

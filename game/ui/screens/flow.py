@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 
 from game.core import events as ev
-from game.core.commands import Command, EndTurn, Respond
+from game.core.commands import Command, EndTurn, GiveOrders, Proceed, Respond
 from game.core.events import Event, Refused
 from game.saves import SaveError, write_autosave
 from game.ui import players
@@ -34,6 +34,7 @@ STEP_PACE = 0.3                   # a replayed step takes this share of the paus
 EFFECT_PACE = 1.0                 # a replayed shot, throw or blast: this share
 FLASH_SECONDS = 0.8               # how long a shot's line, a blast or an area stays drawn
 SUMMARY_LINES = 60
+PACES = (0.25, 0.5, 1.0, 2.0, 4.0)  # orders carried out: the pause between steps, times the app's
 
 
 class TurnFlow:
@@ -49,6 +50,12 @@ class TurnFlow:
         self.last_active: str | None = None
         self.flash_seconds = FLASH_SECONDS
         self.result_shown = False                  # the game-over screen was asked for
+        # Simultaneous orders carried out: the app proceeds on its own, at a pace (< and >),
+        # paused (Space), or the rest of the round at once (Enter).
+        self.playing = False
+        self.pace = PACES.index(1.0)
+        self.resume = asyncio.Event()
+        self.resume.set()
 
     def begin(self) -> None:
         """Called once the screen is drawn: autosave round one, then play."""
@@ -83,12 +90,19 @@ class TurnFlow:
         if match.over:
             self.finish()
             return
-        side = match.active_side
+        if match.carrying_out:                  # the units carry out their orders by themselves
+            if match.hot_seat and self.cover is None:
+                self.hide_board(Handoff(f"Round {match.battle.session.round} is being carried "
+                                        "out…", waiting=True))
+            self.computer_turn()
+            return
+        side = match.acting_side
         if side is None:
             return
         if not match.is_human(side):
             if match.hot_seat and self.cover is None:
-                self.hide_board(Handoff(f"{match.name(side)} (computer) is playing…", waiting=True))
+                doing = "planning" if match.planning else "playing"
+                self.hide_board(Handoff(f"{match.name(side)} (computer) is {doing}…", waiting=True))
             self.computer_turn()
             return
         if self.cover is None and side != screen.viewer and match.at_one_table(side, screen.viewer):
@@ -97,12 +111,35 @@ class TurnFlow:
                                       and (side != screen.viewer or self.handoff_due)):
             self.hand_to(side)
             return
+        if match.planning:
+            if screen.viewer != side:
+                screen.viewer = side
+            screen.begin_plan(side)
+            return
         if self.fresh_orders():                 # a new unit: select it, cursor on it
             screen.select_active()
             screen.action_home()
         else:                                   # the same unit goes on: keep its target
             screen.refresh_state()
         screen.refresh_bindings()
+
+    def give_orders(self) -> None:
+        """Give the planning side's orders (`GiveOrders`); the next side plans, or the round is
+        carried out."""
+        screen = self.screen
+        plan = screen.plan
+        if plan is None or not screen.alive():
+            return
+        result = self.match.submit(plan.command())
+        if isinstance(result, Refused):
+            screen.notify(result.reason, title="Not possible", severity="warning", timeout=6,
+                          markup=False)
+            return
+        screen.end_plan()
+        screen.forget_attack()
+        self.last_active = None
+        self.took_effect(result)
+        self.next_turn()
 
     def fresh_orders(self) -> bool:
         """A new unit's turn: forget the last unit's target, fire mode, aim and hit location."""
@@ -127,7 +164,9 @@ class TurnFlow:
     def hand_to(self, side: str) -> None:
         player, team = self.match.seats[side].name, self.match.name(side)
         who = f"{player}, who plays {team}" if player != team else f"the player of {team}"
-        text = f"{team}: your turn.\n\nPass the keyboard to {who}.\nEveryone else, look away."
+        turn = (f"your orders for round {self.match.battle.session.round}"
+                if self.match.planning else "your turn")
+        text = f"{team}: {turn}.\n\nPass the keyboard to {who}.\nEveryone else, look away."
         self.next_viewer = side
         if self.cover is None:
             self.hide_board(Handoff(text))
@@ -146,10 +185,13 @@ class TurnFlow:
             return
         self.next_viewer = None
         screen.viewer = side                    # its log: what this side saw
-        self.fresh_orders()
-        screen.select_active()
-        screen.action_home()
-        screen.refresh_bindings()
+        if match.planning and match.acting_side == side:
+            screen.begin_plan(side)
+        else:
+            self.fresh_orders()
+            screen.select_active()
+            screen.action_home()
+            screen.refresh_bindings()
         lines = summary_lines(match, side, match.take_unseen(side))
         if len(lines) > SUMMARY_LINES:
             lines = [f"… {len(lines) - SUMMARY_LINES} earlier lines are in the log.",
@@ -173,30 +215,55 @@ class TurnFlow:
             await self._play_computer_sides()
         finally:
             screen.busy = False
+            self.end_playback()
         if screen.alive():
             screen.refresh_state()
             screen.redraw()                     # "Space: skip" leaves the status line
             self.next_turn()
 
     async def _play_computer_sides(self) -> None:
+        """Play while the battle waits for a computer side, or carries out simultaneous orders
+        (the app proceeds for every side, a person's too); stop when a person is to act."""
         match = self.match
         turn_key, count = None, 0
-        while not match.over and not match.is_human(match.active_side) and self.screen.alive():
+        while not match.over and self.screen.alive():
+            carrying_out = match.carrying_out
+            side = match.acting_side
+            if not carrying_out and (side is None or match.is_human(side)):
+                return
             uid = match.active_uid
             key = (match.battle.session.round, uid)
             count = count + 1 if key == turn_key else 1
             turn_key = key
-            if count == 1 and self.follow(uid):
+            if carrying_out and uid is None:
+                return
+            if carrying_out and not self.playing:     # the round's orders begin: shown
+                self.playing = True                   # (a Space pressed before skips nothing)
+                self.skip_event.clear()
+                self.screen.refresh_bindings()
+                self.screen.redraw()                  # the playback keys on the status line
+                await self.resume.wait()        # paused: Space goes on
+                if not self.screen.alive() or match.active_uid != uid:
+                    return
+            if uid is not None and count == 1 and self.follow(uid):
                 await self.pause(STEP_PACE)     # who acts, before what it does
-            command = await self._think(uid) if count <= MAX_COMMANDS_PER_TURN else EndTurn(uid)
+            if carrying_out and uid is not None:
+                command: Command = Proceed(uid) if count <= MAX_COMMANDS_PER_TURN else EndTurn(uid)
+            elif count <= MAX_COMMANDS_PER_TURN:
+                command = await self._think(uid)
+            else:
+                command = EndTurn(uid) if uid is not None else GiveOrders(side=side or "")
+            if carrying_out and not self.resume.is_set():   # paused while it was shown
+                await self.resume.wait()
             if not self.screen.alive() or match.active_uid != uid:
                 return
             result = await self._submit(command)
-            if result == Refused(TAKEN_BACK):
+            if result == Refused(TAKEN_BACK) and uid is not None:
                 result = await self._submit(EndTurn(uid))    # the table would not roll: turn over
             if isinstance(result, Refused):
                 self.screen.say(f"(The computer tried something not allowed: {result.reason})")
-                result = match.submit(EndTurn(uid))
+                fallback = EndTurn(uid) if uid is not None else GiveOrders(side=side or "")
+                result = match.submit(fallback)
                 if isinstance(result, Refused):
                     return
             self.screen.write_log(result)
@@ -204,6 +271,10 @@ class TurnFlow:
             self.took_effect(result, logged=True)
             if match.battle.pending is not None:
                 await self._defense_from_a_person()
+            if self.playing and not match.carrying_out:    # the round is done: plan the next
+                self.end_playback()
+                if match.over or match.is_human(match.acting_side):
+                    continue
             await self.pause()
 
     async def _submit(self, command: Command) -> list[Event] | Refused:
@@ -212,12 +283,17 @@ class TurnFlow:
             return self.match.submit(command)
         return await submit_at_table(self.screen.app, self.match.submit, command)
 
-    async def _think(self, uid: str):
+    async def _think(self, uid: str | None):
         """The computer player's next command; a broken player ends the unit's turn."""
         match = self.match
+        side = match.acting_side
         try:
-            return await players.think(match.computer(match.active_side), match.battle)
+            return await players.think(match.computer(side or ""), match.battle)
         except Exception as error:          # a broken player must not stop the game
+            if uid is None:
+                self.screen.say(f"The computer player failed ({error}); "
+                                f"{match.name(side)} gives no orders.")
+                return GiveOrders(side=side or "")
             self.screen.say(f"The computer player failed ({error}); "
                             f"{match.name(uid)} ends the turn.")
             return EndTurn(uid)
@@ -293,8 +369,50 @@ class TurnFlow:
                     screen.map.keep_in_view(view[-1])
                 await self.pause(EFFECT_PACE)
 
+    # --- orders carried out: the pace, pausing, skipping the round ----------------------------
+
+    def end_playback(self) -> None:
+        if self.playing:
+            self.playing = False
+            self.resume.set()
+            if self.screen.alive():
+                self.screen.refresh_bindings()
+                self.screen.redraw()
+
+    def toggle_pause(self) -> None:
+        if not self.playing:
+            return
+        if self.resume.is_set():
+            self.resume.clear()
+        else:
+            self.resume.set()
+        self.screen.redraw()
+
+    def skip_round(self) -> None:
+        """Enter while orders are carried out: the rest of the round at once."""
+        if self.playing:
+            self.skip_event.set()
+            self.resume.set()
+            self.screen.redraw()
+
+    def change_pace(self, step: int) -> None:
+        self.pace = max(0, min(len(PACES) - 1, self.pace + step))
+        self.screen.redraw()
+
+    def playback_note(self) -> str:
+        """What the status line says while orders are carried out."""
+        if not self.playing:
+            return ""
+        if self.skip_event.is_set():
+            return "Skipping to the round's end"
+        if not self.resume.is_set():
+            return "PAUSED: Space goes on"
+        return f"Pace x{1 / PACES[self.pace]:g} (< >) · Space: pause · Enter: skip round"
+
     async def pause(self, share: float = 1.0) -> None:
         delay = getattr(self.screen.app, "computer_delay", 0.0) * share
+        if self.playing:
+            delay *= PACES[self.pace]
         if self.cover is not None or delay <= 0 or self.skip_event.is_set():
             await asyncio.sleep(0)
             return

@@ -44,6 +44,34 @@ G                    the game master's view: every unit in its rules' words, the
 Ctrl+S  save         Ctrl+O  load          Ctrl+P  command palette
 F1 or ?  this help   q  leave the battle   Ctrl+Q  quit"""
 
+PLANNING_KEYS = """Planning (skirmish with simultaneous orders: every side gives its orders, then the round
+is carried out). The keys above add an order to the selected unit's queue instead of
+acting; nothing happens until the round is carried out.
+Tab / Shift+Tab      the next / previous unit of your side (target enemies with Enter
+                     on them, or f)
+f                    with a target: order an attack on it; with no enemy in sight, an
+                     attack on the nearest enemy seen when the order comes
+m  + / -  then o     overwatch that fires the chosen mode with the chosen aim; with a
+                     target (Enter on an enemy), only at that enemy
+O                    the same, firing only once the enemy is as near as the cursor
+Backspace or z       remove the selected unit's last order
+F                    what the last order does if it cannot be carried out when its
+                     turn comes: skip it and go on / hold (no more orders) / an
+                     attack only: fire at the nearest enemy in sight instead
+< / >                an ambushing side: the unit acts earlier / later among its own
+e                    give your side's orders (asks first if a unit has none)
+The card beside the map lists the unit's orders, the AP each costs and the AP left,
+and says where the previews come from: reach, path cost and odds are worked out from
+where the unit will stand after its orders, as the board looked at the round's start
+(the unit is drawn there, its walk as a path).
+
+Carrying out: the units act in initiative order, each step drawn on the board.
+Space                pause / go on
+< / >                slower / faster
+Enter                skip to the end of the round
+Hot-seat: each player plans behind the handoff screen; the round is carried out
+behind a neutral screen, and each player is then told what their side saw of it."""
+
 
 def legend() -> Text:
     text = Text()
@@ -86,6 +114,8 @@ class Help(GameModal[None]):
             with VerticalScroll(classes="dialog-body"):
                 yield Static("Keys", classes="section")
                 yield Static(KEYS, markup=False)
+                yield Static("Simultaneous orders", classes="section")
+                yield Static(PLANNING_KEYS, markup=False)
                 yield Static("The map", classes="section")
                 yield Static(legend())
                 if self.terrain:
@@ -101,6 +131,9 @@ class Help(GameModal[None]):
                 yield Static(
                     "Units act one at a time in initiative order. Each turn a unit gets its "
                     "Action Points (AP) and spends them on moving, aiming, shooting and the rest; "
-                    "its turn ends when they run out or you press e. A side wins when no enemy is "
-                    "left standing or when it meets the scenario's objective.", markup=False)
+                    "its turn ends when they run out or you press e. Under simultaneous orders "
+                    "(skirmish, chosen on the New battle screen) every side first gives all its "
+                    "units' orders for the round, then the units carry them out in initiative "
+                    "order. A side wins when no enemy is left standing or when it meets the "
+                    "scenario's objective.", markup=False)
             yield Label("Escape to close", classes="hint")

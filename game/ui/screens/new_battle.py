@@ -58,6 +58,7 @@ class NewBattle(GameScreen):
         self.npc_rolls = ["app"] * MAX_SIDES      # a computer side: who rolls its dice
         self.rows_for: str | None = None
         self.ruleset_choice: str | None = None
+        self.scenario_choice: str | None = None
 
     def compose(self) -> ComposeResult:
         scenarios = sorted(self.library.scenarios.values(), key=lambda s: s.name)
@@ -86,6 +87,10 @@ class NewBattle(GameScreen):
                     yield Radio("Solo against the computer", value=bool(self.levels),
                                       disabled=not self.levels, id="solo")
                     yield Radio("Hot-seat with friends", value=not self.levels, id="hotseat")
+                yield Label("Turns: all orders at once, or unit by unit", id="turns-label")
+                with RadioSet(id="turns"):
+                    yield Radio("Simultaneous", id="turns-simultaneous")
+                    yield Radio("One at a time", value=True, id="turns-sequential")
                 if self.levels:
                     yield Label("Computer difficulty")
                     strongest = default_level(self.levels)
@@ -158,6 +163,7 @@ class NewBattle(GameScreen):
             self._apply_mode()
         elif event.radio_set.id == "ruleset" and event.pressed.id:
             self.ruleset_choice = event.pressed.id.split("-", 1)[1]
+            self._show_turns()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if self.closing():
@@ -211,6 +217,34 @@ class NewBattle(GameScreen):
                 if spec.id == own:
                     radio_set._pressed_button = button     # what the set reports as pressed
         self.ruleset_choice = own
+        self.scenario_choice = scenario
+        self._show_turns()
+
+    def _turns_default(self) -> str | None:
+        """How the chosen ruleset plays a round ("simultaneous" or "sequential"), as its file
+        (or the scenario's options for it) says; None for a ruleset without the choice."""
+        spec = self.library.rulesets.get(self.ruleset_choice or "")
+        if spec is None or "turns" not in spec.params:
+            return None
+        scenario = self.library.scenarios.get(self.scenario_choice or "")
+        options = scenario.options.get(spec.id, {}) if scenario is not None else {}
+        return str(options.get("turns", spec.params["turns"]))
+
+    def _show_turns(self) -> None:
+        """The Turns choice, for a ruleset that has it, set to that ruleset's own way."""
+        turns = self._turns_default()
+        shown = turns is not None
+        self.query_one("#turns-label").display = shown
+        radio_set = self.query_one("#turns", RadioSet)
+        radio_set.display = shown
+        if not shown:
+            return
+        with radio_set.prevent(RadioButton.Changed):
+            for way in ("simultaneous", "sequential"):
+                button = self.query_one(f"#turns-{way}", RadioButton)
+                button.value = way == turns
+                if way == turns:
+                    radio_set._pressed_button = button
 
     def _show_rows(self, sides: list[tuple[str, str]], key: str) -> None:
         if key == self.rows_for:
@@ -300,6 +334,7 @@ class NewBattle(GameScreen):
         seats = self._seats(setup)
         if seats is None:
             return
+        setup = self._with_turns(setup)
         text = self.query_one("#seed", Input).value.strip()
         seed = int(text) if text.isdigit() else random.SystemRandom().randrange(1, 2**31)
         if set_up:
@@ -308,6 +343,17 @@ class NewBattle(GameScreen):
             return
         self.app.run_worker(partial(self.app.begin_battle, setup, seed, seats), exclusive=True,
                             group="begin")
+
+    def _with_turns(self, setup: BattleSetup) -> BattleSetup:
+        """The setup with the Turns choice as the ruleset's option `turns` (rulesets that have
+        it; the choice is shown only for them)."""
+        if "turns" not in setup.ruleset.params or not self.query_one("#turns").display:
+            return setup
+        turns = self._chosen("turns")
+        if turns not in ("simultaneous", "sequential"):
+            return setup
+        from game.content.loader import with_options
+        return setup.model_copy(update={"ruleset": with_options(setup.ruleset, {"turns": turns})})
 
     def action_back(self) -> None:
         self.dismiss()

@@ -19,7 +19,8 @@ from game.core.queries import (action_costs, extra_actions, preview_suppress, re
                                revive_odds, unit_info)
 from game.core.ruleset import ThrowOdds
 from game.ui.area import AreaAim, area_odds, friends_caught, pct
-from game.ui.picture import revive_target
+from game.ui.match import Match
+from game.ui.picture import enemies, revive_target
 from game.ui.screens.dialogs import Choice
 from game.ui.screens.roll_prompt import TAKEN_BACK, submit_at_table
 
@@ -30,9 +31,13 @@ if TYPE_CHECKING:
 class Orders:
     def __init__(self, screen: BattleScreen) -> None:
         self.screen = screen
-        self.match = screen.match
         self.grenade: str | None = None        # the kind last chosen with m while aiming
 
+    @property
+    def match(self) -> Match:
+        """The match the orders read: while planning, as the unit being planned will stand
+        after its queued orders (`BattleScreen.acting`)."""
+        return self.screen.acting
 
     def act(self) -> None:
         """Enter: target the enemy under the cursor, select an own unit, or walk there."""
@@ -67,6 +72,10 @@ class Orders:
 
     def fire(self) -> None:
         screen = self.screen
+        if screen.target is None and screen.planning_now() and screen.picture is not None \
+                and not enemies(self.match, screen.picture):    # no one in sight: the nearest
+            self.play(Attack(self.match.active_uid, "", screen.mode, screen.location, screen.aim))
+            return
         if screen.target is None:
             screen.action_target(1)           # show the odds first; the next f fires
             return
@@ -205,6 +214,9 @@ class Orders:
         """Submit a person's order; show the refusal, or the events and what comes next."""
         screen = self.screen
         if not screen.my_turn():
+            return
+        if screen.planning_now():         # simultaneous orders: it joins the unit's queue
+            screen.planned(command)
             return
         if self.match.battle.table:       # dice rolled at the table: asked for in a worker
             screen.run_worker(self._play_at_table(command), exclusive=True, group="table")

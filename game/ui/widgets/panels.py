@@ -33,6 +33,7 @@ class Status:
     skip: bool = False          # a computer's moves are being replayed: Space skips
     square: str = ""            # "(5,2) Door, light cover: Maire Jensen"
     path: str = ""              # "path 4 AP - ENTERS OVERWATCH"
+    playback: str = ""          # orders carried out: "Paused: Space goes on", the pace
 
 
 class StatusLine(Static):
@@ -44,7 +45,8 @@ class StatusLine(Static):
         if status is None:
             self.update("")
             return
-        parts = [f"Round {status.round}", status.turn, "Space: skip" if status.skip else "",
+        skip = status.playback or ("Space: skip" if status.skip else "")
+        parts = [f"Round {status.round}", status.turn, skip,
                  status.square, status.path]
         self.update(Text(" · ".join(part for part in parts if part)))
 
@@ -79,6 +81,7 @@ class Odds:
     distance: int = 0
     name: str = ""              # the target's, when refused
     reason: str = ""
+    planning: bool = False      # an attack to be ordered (simultaneous orders)
 
 
 class TargetCard(Static):
@@ -98,8 +101,10 @@ class TargetCard(Static):
         if odds is None:
             return ""
         if odds.preview is None:
-            return Text(f"{odds.name}\n\n{odds.reason}\n\n[Tab] next  [Esc] back")
-        return target_card(self.match, odds.preview, odds.location, odds.distance)
+            keys = "[Esc] back" if odds.planning else "[Tab] next  [Esc] back"
+            return Text(f"{odds.name}\n\n{odds.reason}\n\n{keys}")
+        return target_card(self.match, odds.preview, odds.location, odds.distance,
+                           odds.planning)
 
     def watch_target(self, target: str | None) -> None:
         self.display = target is not None
@@ -108,6 +113,17 @@ class TargetCard(Static):
 class AreaCard(Static):
     """A grenade or suppressive fire being aimed: its exact odds (`area.area_card`); shown only
     while one is."""
+
+    card: var[Text | None] = var(None)
+
+    def watch_card(self, card: Text | None) -> None:
+        self.display = card is not None
+        self.update(card or "", layout=True)
+
+
+class QueueCard(Static):
+    """The orders of the unit being planned (`planning.queue_card`); shown only while the
+    viewer plans a round."""
 
     card: var[Text | None] = var(None)
 
@@ -139,7 +155,7 @@ class ActionBar(Static):
     """Every action of the active unit with its key and AP cost; whose turn it is otherwise."""
 
     items: var[tuple[ActionItem, ...]] = var(tuple)
-    playing: var[str] = var("")           # the name of the side playing, when not the viewer
+    playing: var[str] = var("")           # who plays, when not the viewer: "Red team is playing…"
 
     def watch_items(self) -> None:
         self._draw()
@@ -151,7 +167,7 @@ class ActionBar(Static):
         if self.items:
             self.update(action_line(list(self.items)))
         else:
-            self.update(Text(f"{self.playing} is playing…") if self.playing else "")
+            self.update(Text(self.playing))
 
 
 _TURN_AP = re.compile(r": \d+ AP( \([^()]*\))?\.$")    # "Trooper's turn: 14 AP (2 still owed)."
