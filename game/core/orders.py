@@ -59,27 +59,32 @@ def orderable(session: Session, uid: str) -> bool:
 def rehearse(session: Session, uid: str, queue: Sequence[Order]) -> list[Step]:
     """Each order of `uid`'s queue as it would go from the round's start, on a copy of the
     battle; the steps stop after the first one that would be refused."""
+    sandbox, steps = rehearsal(session, uid, queue)
+    sandbox.close()
+    return steps
+
+
+def rehearsal(session: Session, uid: str, queue: Sequence[Order]) -> tuple[Session, list[Step]]:
+    """A detached copy of the battle with `uid`'s turn opened afresh and its queue rehearsed
+    up to the first order that would be refused, and each order's step. Close the copy."""
     sandbox = session.copy(detached=True)
-    try:
-        sandbox.rehearsing = True
-        busy = fresh_turn(sandbox, uid)
-        steps: list[Step] = []
-        for order in queue:
-            ap = sandbox.get(uid, c.ActionPoints)
-            before = ap.current
-            try:
-                if busy:
-                    raise Illegal(busy)
-                rehearse_one(sandbox, uid, order)
-            except Illegal as why:
-                steps.append(Step(0, before, _square(sandbox, uid), sandbox.get(uid, c.Posture).stance,
-                                  str(why)))
-                break
-            steps.append(Step(before - ap.current + ap.debt, ap.current, _square(sandbox, uid),
-                              sandbox.get(uid, c.Posture).stance))
-        return steps
-    finally:
-        sandbox.close()
+    sandbox.rehearsing = True
+    busy = fresh_turn(sandbox, uid)
+    steps: list[Step] = []
+    for order in queue:
+        ap = sandbox.get(uid, c.ActionPoints)
+        before = ap.current
+        try:
+            if busy:
+                raise Illegal(busy)
+            rehearse_one(sandbox, uid, order)
+        except Illegal as why:
+            steps.append(Step(0, before, _square(sandbox, uid), sandbox.get(uid, c.Posture).stance,
+                              str(why)))
+            break
+        steps.append(Step(before - ap.current + ap.debt, ap.current, _square(sandbox, uid),
+                          sandbox.get(uid, c.Posture).stance))
+    return sandbox, steps
 
 
 def _square(session: Session, uid: str) -> Square:

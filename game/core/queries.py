@@ -271,22 +271,7 @@ def as_planned(battle: Battle, uid: str, queue: Sequence[Order]) -> Battle:
     orders leave. A copy of its own to ask queries of while planning (`reach`,
     `preview_attack`...): the battle itself is never touched. Close it when done."""
     from game.core import orders
-    s = battle.session
-    sandbox = s.copy()             # (its copy leaves the battle's own world current)
-    try:
-        sandbox.use()
-        sandbox.rehearsing = True
-        if not orders.fresh_turn(sandbox, uid):
-            for order in queue:
-                try:
-                    orders.rehearse_one(sandbox, uid, order)
-                except Illegal:
-                    break
-    except BaseException:
-        sandbox.close()
-        raise
-    finally:
-        s.use()
+    sandbox, _ = orders.rehearsal(battle.session, uid, queue)
     what_if = copy.copy(battle)
     what_if.session = sandbox
     return what_if
