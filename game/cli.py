@@ -58,6 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print JSON instead of a readable log")
     sim.add_argument("--ruleset", default=None,
                      help="play under this ruleset instead of the scenario's own (e.g. d20)")
+    sim.add_argument("--turns", choices=("simultaneous", "sequential"), default=None,
+                     help="skirmish: orders chosen at once, or one unit at a time "
+                          "(default: the scenario's or ruleset's own)")
     resolve = sub.add_parser("resolve", help="resolve an attack (or suppression, a throw, morale, an ambush) step by step")
     resolve.add_argument("file", help="a resolve file (see docs/RESOLVE.md)")
     resolve.add_argument("--json", action="store_true", help="print a machine-readable result")
@@ -316,6 +319,7 @@ def _sim(args: argparse.Namespace) -> int:
     setup = load_setup(args.scenario, load_library(args.content), ruleset=args.ruleset,
                        notices=notices)
     _notes(notices)
+    setup = _with_turns(setup, args.turns)
     sides = [s.id for s in setup.scenario.sides]
     names = {"first": args.ai, "other": args.vs or args.ai}
     for name in names.values():
@@ -344,6 +348,18 @@ def _sim(args: argparse.Namespace) -> int:
               f"{result.rounds} rounds, {result.commands} commands, seed {seed}.")
         return 0
     return _many(setup, seed, names, args)
+
+
+def _with_turns(setup, turns: str | None):
+    """The setup with its ruleset's `turns` option set, when --turns asks for one."""
+    from game.content.loader import with_options
+
+    if turns is None:
+        return setup
+    if "turns" not in setup.ruleset.params:
+        raise ValueError(f"--turns: the {setup.ruleset.name} ruleset has one way of taking turns; "
+                         "only skirmish offers the choice")
+    return setup.model_copy(update={"ruleset": with_options(setup.ruleset, {"turns": turns})})
 
 
 def _unit_names(setup) -> dict[str, str]:

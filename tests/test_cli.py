@@ -41,6 +41,20 @@ def test_sim_json_gives_the_objective_that_ended_the_battle(capsys):
                                  "Olea depot guard held out for 20 rounds")
 
 
+def test_sim_plays_either_way_of_taking_turns(capsys):
+    kinds = {}
+    for turns in ("simultaneous", "sequential"):
+        assert main(["sim", "alley", "--seed", "3", "--json", "--turns", turns]) == 0
+        kinds[turns] = {json.loads(line)["kind"] for line in capsys.readouterr().out.splitlines()}
+    assert {"planning_started", "orders_given"} <= kinds["simultaneous"]
+    assert not {"planning_started", "orders_given"} & kinds["sequential"]
+
+
+def test_sim_refuses_turns_for_a_ruleset_without_the_choice(capsys):
+    assert main(["sim", "alley", "--ruleset", "d20", "--turns", "simultaneous"]) != 0
+    assert "only skirmish offers the choice" in capsys.readouterr().err
+
+
 def test_sim_many_battles_as_json(capsys):
     assert main(["sim", "alley", "--battles", "4", "--seed", "1", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
