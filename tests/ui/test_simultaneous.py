@@ -37,7 +37,7 @@ async def test_the_new_battle_screen_sets_the_rulesets_turns(save_dir):
         await open_new_battle(pilot, str(DUEL), "5")
         screen = app.screen
         assert screen.query_one("#turns").display          # skirmish has the choice
-        assert screen.query_one("#turns-sequential").value  # the ruleset file's way
+        assert screen.query_one("#turns-sequential").value  # the scenario file's way
         await pilot.click("#turns-simultaneous")
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
@@ -349,11 +349,6 @@ def test_previews_while_planning_leave_the_battle_as_it_was():
     match.close()
 
 
-@pytest.mark.xfail(strict=True, raises=KeyError,
-                   reason="orders.rehearse works on its copy with the battle's own esper world "
-                          "current (no sandbox.use() after session.copy()), so each rehearsal "
-                          "changes the battle's world; the second takes away an overwatch "
-                          "already gone")
 def test_a_unit_on_overwatch_is_given_two_orders_the_next_round():
     match = simultaneous_match(WATCH, 4, {"red"})
     battle = match.battle

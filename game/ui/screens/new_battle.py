@@ -20,7 +20,7 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, RadioButto
 from textual.widgets.option_list import Option
 
 from game.content.problems import ContentError
-from game.content.schema import BattleSetup
+from game.content.schema import BattleSetup, ScenarioSpec
 from game.content.text import name_problem
 from game.rulesets import ruleset_class
 from game.ui.glyphs import plain
@@ -59,6 +59,7 @@ class NewBattle(GameScreen):
         self.rows_for: str | None = None
         self.ruleset_choice: str | None = None
         self.scenario_choice: str | None = None
+        self.path_scenario: ScenarioSpec | None = None   # the scenario last loaded by its path
 
     def compose(self) -> ComposeResult:
         scenarios = sorted(self.library.scenarios.values(), key=lambda s: s.name)
@@ -148,6 +149,7 @@ class NewBattle(GameScreen):
             setup = self._load(event.value.strip(), notices=notices)
             if setup is not None:
                 self._say("")
+                self.path_scenario = setup.scenario
                 self.query_one("#scenario-about", Static).update(
                     f"{setup.scenario.name}: {setup.scenario.description}" + self._notes(
                         [n for n in notices if n not in getattr(self.library, "notices", [])]))
@@ -226,7 +228,7 @@ class NewBattle(GameScreen):
         spec = self.library.rulesets.get(self.ruleset_choice or "")
         if spec is None or "turns" not in spec.params:
             return None
-        scenario = self.library.scenarios.get(self.scenario_choice or "")
+        scenario = self.library.scenarios.get(self.scenario_choice or "") or self.path_scenario
         options = scenario.options.get(spec.id, {}) if scenario is not None else {}
         return str(options.get("turns", spec.params["turns"]))
 
