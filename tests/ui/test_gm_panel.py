@@ -56,7 +56,8 @@ async def test_a_modifier_and_hp_given_from_the_panel_are_logged_and_saved(save_
     async with app.run_test(size=(140, 50)) as pilot:
         screen, panel = await open_panel(app, pilot, "alley")
         battle = screen.match.battle
-        active = battle.session.active
+        active = screen.actor                 # the unit being planned: its orders are given
+        assert active is not None and panel.chosen == active
         await pilot.press("m", *"+2 high ground", "enter")
         await pilot.pause()
         assert battle.commands[-1] == GiveModifier(active, 2, "high ground")

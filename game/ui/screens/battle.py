@@ -428,7 +428,7 @@ class BattleScreen(GameScreen):
         def after(_: None) -> None:
             if self.alive():
                 self.flow.next_turn()          # a call may have ended a turn or the battle
-        self.app.push_screen(GmPanel(self.match, self.gm_call), callback=after)
+        self.app.push_screen(GmPanel(self.match, self.gm_call, self.actor), callback=after)
 
     def gm_call(self, command):
         """Submit one of the game master's calls; its events go to the log as any order's."""

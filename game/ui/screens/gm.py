@@ -48,11 +48,12 @@ class GmPanel(GameScreen[None]):
                 Binding("h", "field('gm-health')", "Set HP")]
     AUTO_FOCUS = "#gm-units"
 
-    def __init__(self, match: Match, submit: Submit) -> None:
+    def __init__(self, match: Match, submit: Submit, unit: str | None = None) -> None:
+        """`unit`: the one chosen at first (the active unit, or the one being planned)."""
         super().__init__()
         self.match = match
         self.submit = submit
-        self.chosen: str | None = match.battle.session.active
+        self.chosen: str | None = unit or match.battle.session.active
 
     def compose(self) -> ComposeResult:
         ruleset = self.match.battle.session.setup.ruleset.name
