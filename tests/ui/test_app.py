@@ -242,16 +242,19 @@ async def test_a_save_that_does_not_replay_is_explained(save_dir):
 
 def outskirts_match(computer_first: bool):
     """Outskirts (64x64), Alpha at the keyboard: a seed where Alpha's unit, or the computer's,
-    acts first."""
+    acts first (one unit at a time); Alpha plans first under simultaneous orders."""
     from game.content.loader import load_setup
     from game.rulesets import new_battle
     from game.ui.match import Match
+    from tests.sequential import sequential
     from tests.ui.ui_helpers import seats_for
 
     setup = load_setup("outskirts")
+    if computer_first:
+        setup = sequential(setup)
     for seed in range(100):
         battle = new_battle(setup, seed)
-        if (battle.session.side_of(battle.session.active) == "olea") == computer_first:
+        if (battle.session.acting_side == "olea") == computer_first:
             return Match(battle, seats_for(setup, {"alpha"}))
         battle.close()
     raise AssertionError("no such seed")

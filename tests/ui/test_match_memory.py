@@ -9,7 +9,7 @@ import pytest
 
 from game.ai import PLAYERS, make_player
 from game.content.loader import load_setup
-from game.core.commands import EndTurn
+from game.core.commands import EndTurn, GiveOrders
 from game.core.events import Refused
 from game.core.queries import sightings
 from game.rulesets import new_battle
@@ -32,12 +32,12 @@ def play(match: Match, person, limit: int = 100_000) -> list[str]:
     for _ in range(limit):
         if match.over:
             break
-        side = match.active_side
+        side = match.acting_side
         player = person if side == PERSON else match.computer(side)
         uid = match.active_uid
         result = match.submit(player.next_command(match.battle))
         if isinstance(result, Refused):
-            result = match.submit(EndTurn(uid))
+            result = match.submit(GiveOrders(side=side) if match.planning else EndTurn(uid or ""))
         lines.extend(json.dumps(e.to_dict(), sort_keys=True) for e in result)
     return lines
 

@@ -40,6 +40,8 @@ def ids(match):
 
 
 async def type_in(pilot, text: str) -> None:
+    # a prompt just pushed may not have its field yet (the computer asks from its worker)
+    await wait_until(pilot, lambda: bool(pilot.app.screen.query("#roll-faces")))
     field = pilot.app.screen.query_one("#roll-faces")
     field.value = ""
     field.focus()

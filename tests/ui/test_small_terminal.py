@@ -7,7 +7,12 @@ from __future__ import annotations
 import io
 
 from rich.console import Console
-from tests.ui.ui_helpers import DUEL, at_my_turn, make_app, new_match, wait_until
+from tests.sequential import sequential
+from tests.ui.ui_helpers import DUEL, at_my_turn, make_app, new_match, seats_for, wait_until
+
+from game.content.loader import load_setup
+from game.rulesets import new_battle
+from game.ui.match import Match
 
 from game.ui.screens.new_battle import NewBattle
 
@@ -80,9 +85,11 @@ async def test_the_battle_screen_side_panel_and_log_are_whole(save_dir):
 
 
 async def test_a_bigger_battle_keeps_the_whole_unit_card_in_view(save_dir):
+    """In a unit's own turn (one unit at a time) its whole card fits beside the map."""
     app = make_app(save_dir)
     async with app.run_test(size=SIZE) as pilot:
-        match = new_match("alley", 2, {"jensen"})
+        setup = sequential(load_setup("alley"))
+        match = Match(new_battle(setup, 2), seats_for(setup, {"jensen"}))
         screen = await at_my_turn(app, pilot, match)
         await pilot.pause()
         card, side = screen.query_one("#unit-card"), screen.query_one("#side")
@@ -90,4 +97,19 @@ async def test_a_bigger_battle_keeps_the_whole_unit_card_in_view(save_dir):
         rows = screen_rows(app)
         assert "High-explosive grenade ×1" in drawn(rows, card)
         assert "AP 24/24" in drawn(rows, card) and "+3 mag" in drawn(rows, card)
+    match.close()
+
+
+async def test_planning_keeps_the_orders_card_in_view(save_dir):
+    """While a round is planned the unit's orders come first beside the map, whole."""
+    app = make_app(save_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        match = new_match("alley", 2, {"jensen"})
+        screen = await at_my_turn(app, pilot, match)
+        await pilot.pause()
+        assert screen.planning_now()
+        card, side = screen.query_one("#queue-card"), screen.query_one("#side")
+        assert side.region.y <= card.region.y and card.region.bottom <= side.region.bottom
+        text = drawn(screen_rows(app), card)
+        assert "Orders: Maire Jensen" in text and "No orders yet" in text
     match.close()
