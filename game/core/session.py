@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import esper
 import numpy as np
+from pydantic import BaseModel
 
 from game.content.schema import ArmorSpec, BattleSetup, UnitSpec, WeaponSpec
 from game.core import components as c
+from game.core.clone import clone
 from game.core.dice import Dice
 from game.core.events import Event
 from game.core.grid import Grid
@@ -219,6 +221,8 @@ class Session:
         app reads the battle. Its digest is not asked."""
         memo: dict[int, Any] = {id(shared): shared for shared in
                                 (self.setup, self.grid, self.weapons, self.armors, self.templates)}
+        # the ruleset's own content (its file and params) is never changed either
+        memo |= {id(part): part for part in vars(self.rules).values() if isinstance(part, BaseModel)}
         # At the table the dice ask the battle whose die is typed in: a deep copy would follow
         # that call into the battle and its state. The copy's battle points it at itself.
         if self.dice.at_table is not None:
@@ -227,8 +231,10 @@ class Session:
             self.use()
         other = copy.copy(self)
         for name, value in vars(self).items():
-            if id(value) not in memo and name not in ("world", "entities"):
+            if id(value) not in memo and name not in ("world", "entities", "_parts", "mission"):
                 setattr(other, name, copy.deepcopy(value, memo))
+        other._parts = clone(self._parts)         # plain data, and most of the state
+        other.mission = self.mission.snapshot() if self.mission is not None else None
         if detached:
             other.world = None
             other.entities = dict(self.entities)
