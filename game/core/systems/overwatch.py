@@ -119,27 +119,23 @@ def _fires_at(session: Session, chosen: c.WatchReaction, origin: Square, mover: 
 
 def fire(session: Session, uid: str, target: str, held_ap: int,
          chosen: c.WatchReaction | None = None) -> None:
+    """The watcher's shot: the reaction chosen with the watch, or else the widest fire mode
+    the held AP pay for, unaimed."""
     if chosen is not None and chosen.mode is not None:
-        try:
-            plan = attack.plan_attack(session, uid, target, chosen.mode, "torso", chosen.aim,
-                                      held_ap=held_ap)
-        except Illegal as why:
-            session.emit(OverwatchEnded(uid, f"could not fire: {why}"), *session.where(uid),
+        mode, aim = chosen.mode, chosen.aim
+    else:
+        held = session.get(uid, c.Loadout).current
+        modes = sorted(session.weapons[held.weapon].modes, key=lambda m: (-m.rof, m.ap)) if held else []
+        widest = next((m.name for m in modes if m.ap <= held_ap), None)
+        if widest is None:
+            session.emit(OverwatchEnded(uid, "not enough AP held to fire"), *session.where(uid),
                          to=(session.side_of(uid),))
             return
-        attack.carry_out(session, plan, reaction=True)
+        mode, aim = widest, 0
+    try:
+        plan = attack.plan_attack(session, uid, target, mode, "torso", aim, held_ap=held_ap)
+    except Illegal as why:
+        session.emit(OverwatchEnded(uid, f"could not fire: {why}"), *session.where(uid),
+                     to=(session.side_of(uid),))
         return
-    held = session.get(uid, c.Loadout).current
-    modes = sorted(session.weapons[held.weapon].modes, key=lambda m: (-m.rof, m.ap)) if held else []
-    for mode in modes:
-        if mode.ap <= held_ap:
-            try:
-                plan = attack.plan_attack(session, uid, target, mode.name, "torso", 0, held_ap=held_ap)
-            except Illegal as why:
-                session.emit(OverwatchEnded(uid, f"could not fire: {why}"), *session.where(uid),
-                             to=(session.side_of(uid),))
-                return
-            attack.carry_out(session, plan, reaction=True)
-            return
-    session.emit(OverwatchEnded(uid, "not enough AP held to fire"), *session.where(uid),
-                 to=(session.side_of(uid),))
+    attack.carry_out(session, plan, reaction=True)
