@@ -611,7 +611,8 @@ class Battle:
         pending = None if s.pending is None else (s.pending[0].attacker, s.pending[0].target)
         planned = [] if not (s.planning or s.orders) else [
             {"planning": s.planning, "orders": {uid: [o.to_dict() for o in queue]
-                                                for uid, queue in s.orders.items()}}]
+                                                for uid, queue in s.orders.items()},
+             **({"sequences": s.sequences} if s.sequences else {})}]
         payload = [units, s.order, s.round, s.turn_index, s.over, s.winner, *([pending] if pending else []),
                    *planned,
                    {k: (v.start, v.current) for k, v in s.morale.items()},

@@ -207,14 +207,17 @@ def give(session: Session, cmd: GiveOrders) -> None:
             raise Illegal(f"{session.get(uid, c.Unit).name}'s order {bad}: {steps[bad - 1].problem}")
         queues[uid] = queue
     if cmd.sequence:
-        _set_sequence(session, side, cmd.sequence)
+        _check_sequence(session, side, cmd.sequence)
+        session.sequences[side] = tuple(cmd.sequence)
     for uid, queue in queues.items():
         session.orders[uid] = list(queue)
     session.planning.remove(side)
     session.emit(OrdersGiven(side, sum(1 for queue in queues.values() if queue)))
+    if not session.planning and session.sequences:
+        _set_sequences(session)
 
 
-def _set_sequence(session: Session, side: str, sequence: tuple[str, ...]) -> None:
+def _check_sequence(session: Session, side: str, sequence: tuple[str, ...]) -> None:
     """An ambushing side sets the order its units act in, in the places its units hold."""
     ambushers = {s.id for s in session.setup.scenario.sides if s.ambush}
     if side not in ambushers:
@@ -224,8 +227,16 @@ def _set_sequence(session: Session, side: str, sequence: tuple[str, ...]) -> Non
     mine = [session.order[i] for i in places]
     if sorted(sequence) != sorted(mine):
         raise Illegal(f"The order must name each unit of {session.side_names[side]} once.")
-    for place, uid in zip(places, sequence, strict=True):
-        session.order[place] = uid
+
+
+def _set_sequences(session: Session) -> None:
+    """Once every side has given its orders, the ambushers' own orders take their places
+    (until then the other sides, planning, could have read them in the initiative order)."""
+    for side, sequence in session.sequences.items():
+        places = [i for i, uid in enumerate(session.order) if session.side_of(uid) == side]
+        for place, uid in zip(places, sequence, strict=True):
+            session.order[place] = uid
+    session.sequences = {}
     session.emit(InitiativeOrder(tuple(session.order)))
 
 

@@ -130,7 +130,8 @@ class Session:
         # each unit's orders not yet carried out, and whether this is a rehearsal of them.
         self.planning: list[str] = []
         self.orders: dict[str, list[Any]] = {}
-        self.rehearsing = False
+        self.sequences: dict[str, tuple[str, ...]] = {}   # an ambushing side's order, kept secret
+        self.rehearsing = False                           # until every side has given its orders
         esper.switch_world(self.world)
 
     # --- world access -------------------------------------------------------------------------

@@ -261,8 +261,11 @@ def test_an_ambushing_side_sets_its_own_order():
         refused = b.submit(GiveOrders(side="b", orders=(("b-1", ()),), sequence=("b-1",)))
         assert isinstance(refused, Refused) and "Only an ambushing side" in refused.reason
         result = b.submit(GiveOrders(side="a", orders=(("a-1", ()), ("a-2", ())), sequence=("a-2", "a-1")))
-        assert of(result, InitiativeOrder)[0].order[:2] == ("a-2", "a-1")
-        give(b, "b", b_1=[])
+        # kept from the side still planning: it could read the order in the initiative order
+        assert not of(result, InitiativeOrder) and b.session.order[:2] == ["a-1", "a-2"]
+        result = give(b, "b", b_1=[])
+        told = of(result, InitiativeOrder)[0]
+        assert told.order[:2] == ("a-2", "a-1") and set(told.seen_by) == {"a", "b"}
         assert b.session.active == "a-2"
 
 
