@@ -11,6 +11,7 @@ from game.core.queries import initiative_order
 from game.rulesets import load_battle
 from game.ui.screens.battle import BattleScreen
 from game.ui.screens.gm import GmPanel, parse_call
+from game.ui.screens.handoff import Handoff, Summary
 from tests.ui.ui_helpers import at_my_turn, make_app, new_match, screen_text, wait_until
 
 # each ruleset's bundled scenario, and words its sheet and modifier table must show
@@ -102,3 +103,23 @@ def test_a_call_is_a_number_then_a_reason():
     assert parse_call("12") == (12, "")
     assert isinstance(parse_call("high ground"), str)
     assert isinstance(parse_call("+99999999 x"), str)
+
+
+async def test_a_hot_seat_player_is_not_shown_every_unit(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(140, 50)) as pilot:
+        match = new_match("alley", 4, {"jensen", "olea"})
+        assert match.hot_seat
+        await app.start_match(match)
+        for _ in range(200):                           # the first player takes the keyboard
+            screen = app.screen
+            if isinstance(screen, BattleScreen) and screen.my_turn():
+                break
+            if isinstance(screen, (Handoff, Summary)):
+                await pilot.press("space" if isinstance(screen, Handoff) else "enter")
+            await pilot.pause(0.02)
+        assert isinstance(screen, BattleScreen) and screen.my_turn()
+        await pilot.press("G")
+        await pilot.pause()
+        assert app.screen is screen and not isinstance(app.screen, GmPanel)
+        assert "not for a player of a hot-seat battle" in " ".join(screen_text(app).split())

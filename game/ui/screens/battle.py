@@ -425,6 +425,11 @@ class BattleScreen(GameScreen):
         """G: the game master's view, and the calls the rules leave to the game master."""
         from game.ui.screens.gm import GmPanel
 
+        if self.match.hot_seat and not self.match.seats[self.viewer].at_table:
+            self.say("The game master's view shows every unit, seen or not: not for a player "
+                     "of a hot-seat battle, who sees only what their side sees.")
+            return
+
         def after(_: None) -> None:
             if self.alive():
                 self.flow.next_turn()          # a call may have ended a turn or the battle
