@@ -158,7 +158,7 @@ class SkirmishApp(App):
 
     def after_game_over(self, choice: str | None) -> None:
         if self.match is not None:
-            self.match.saved_commands = len(self.match.battle.commands)   # nothing left to save
+            self.match.mark_saved()                        # nothing left to save
         if self._campaign_battle_over(quitting=choice == "quit"):
             return
         if choice == "quit":
@@ -335,7 +335,7 @@ class SkirmishApp(App):
             except SaveError as error:
                 self.save_match(then, str(error))
                 return
-            match.saved_commands = len(match.battle.commands)
+            match.mark_saved()
             self.notify(f"Saved as {name}.", timeout=3, markup=False)
             if then is not None:
                 then()

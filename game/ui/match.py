@@ -14,7 +14,7 @@ from typing import Any
 
 from game.content.text import name_problem
 from game.core import events as ev
-from game.core.commands import Command
+from game.core.commands import Command, GiveOrders
 from game.core.engine import Battle
 from game.rulesets import load_battle
 from game.core.events import Event, Refused
@@ -56,6 +56,10 @@ class Match:
         self.unseen: dict[str, list[Event]] = {side: [] for side in self.sides}
         self.suppressions: dict[str, tuple[Square, int, tuple[str, ...]]] = {}
         self.saved_commands = len(battle.commands)
+        # The orders a side is planning and has not given yet (`planning.Plan` keeps it up to
+        # date): saved with the battle so a save made while planning loses none of them.
+        self.draft: dict[str, Any] | None = None
+        self.saved_draft: dict[str, Any] | None = None
         self.computers: dict[str, Any] = {}
         self._names = battle.names()
         for side in self.humans:
@@ -141,7 +145,10 @@ class Match:
 
     @property
     def dirty(self) -> bool:
-        return len(self.battle.commands) != self.saved_commands
+        return len(self.battle.commands) != self.saved_commands or self.draft != self.saved_draft
+
+    def mark_saved(self) -> None:
+        self.saved_commands, self.saved_draft = len(self.battle.commands), self.draft
 
     # --- playing ------------------------------------------------------------------------------
 
@@ -151,6 +158,8 @@ class Match:
             return result
         if self.loaded:          # played on from a save: its own autosaves, not the original's
             self.loaded, self.battle_id = False, secrets.token_hex(3)
+        if isinstance(command, GiveOrders):
+            self.draft = self.saved_draft = None         # given: now part of the battle
         self.record(result)
         return result
 
@@ -238,6 +247,8 @@ class Match:
         state["seats"] = {side: asdict(seat) for side, seat in self.seats.items()}
         state["battle_id"] = self.battle_id
         state["computers"] = self.computer_memories()
+        if self.draft is not None:
+            state["draft"] = self.draft
         return state
 
     @classmethod
@@ -274,6 +285,9 @@ class Match:
             if (seat is not None and not seat.human and isinstance(saved_mind, dict)
                     and saved_mind.get("level") == seat.level):
                 match.memories[side] = saved_mind.get("memory")
+        draft = state.get("draft")          # checked order by order when its side plans again
+        if isinstance(draft, dict):
+            match.draft = match.saved_draft = draft
         match.history = battle.replayed[-HISTORY_LIMIT:]     # the log picks up where it was
         for event in battle.replayed:
             match._track_suppression(event)

@@ -11,12 +11,14 @@ decides a rule.
 
 from __future__ import annotations
 
+import json
 import textwrap
 
 from rich.text import Text
 
 from game.core.commands import (GiveOrders, Attack, ChangeStance, Command, Draw, Lean, Move,
-                                Order, Reload, Revive, SetOverwatch, Suppress, Throw)
+                                Order, Reload, Revive, SetOverwatch, Suppress, Throw,
+                                command_from_dict)
 from game.core.engine import Battle
 from game.core.orders import Step, orderable, rehearse
 from game.core.queries import as_planned, unit_info
@@ -66,6 +68,36 @@ class Plan:
         self.ambush = any(spec.id == side and spec.ambush for spec in session.setup.scenario.sides)
         self.initiative = [uid for uid in session.order if session.side_of(uid) == side]
         self.sequence = list(self.initiative)
+        self.dropped = 0          # orders of a saved draft that no longer fit
+        self._restore()
+
+    def _restore(self) -> None:
+        """Take back the orders the side had planned this round when the battle was saved;
+        any that would now be refused is left out (and counted in `dropped`)."""
+        draft = self.match.draft
+        if not (isinstance(draft, dict) and draft.get("side") == self.side
+                and draft.get("round") == self.round):
+            return
+        try:
+            given = command_from_dict(draft["orders"])
+        except (KeyError, TypeError, ValueError):
+            return
+        if not isinstance(given, GiveOrders) or given.side != self.side:
+            return
+        for uid, queue in given.orders:
+            for order in queue:
+                if self.add(uid, order.command):
+                    self.dropped += len(queue) - queue.index(order)
+                    break
+                self.queues[uid][-1] = order                  # its fallback too
+        if sorted(given.sequence) == sorted(self.initiative) and self.ambush:
+            self.sequence = list(given.sequence)
+        self._remember()
+
+    def _remember(self) -> None:
+        """The match keeps the side's orders as planned so far, for a save."""
+        draft = {"side": self.side, "round": self.round, "orders": self.command().to_dict()}
+        self.match.draft = json.loads(json.dumps(draft))      # as a save holds it
 
     def units(self) -> list[str]:
         return list(self.queues)
@@ -124,6 +156,7 @@ class Plan:
         else:
             self._steps[uid] = steps
         self._close_view()
+        self._remember()
 
     def view(self, uid: str) -> PlannedMatch:
         """The match as `uid` will stand once its queued orders are carried out."""
@@ -169,6 +202,7 @@ class Plan:
         if not 0 <= other < len(self.sequence):
             return False
         self.sequence[index], self.sequence[other] = self.sequence[other], self.sequence[index]
+        self._remember()
         return True
 
     def command(self) -> GiveOrders:

@@ -384,3 +384,32 @@ async def test_an_ambushing_side_sets_the_order_its_units_act_in(save_dir):
         await pilot.press("c", "tab", "c", "e")
         await wait_until(pilot, lambda: not match.planning or session.round > 1 or match.over)
         assert [session.order[i] for i in places] == [second, first]
+
+
+def test_orders_planned_but_not_given_are_saved_and_come_back():
+    import json
+
+    match = simultaneous_match(DUEL, 5, {"blue"})
+    plan = Plan(match, "blue")
+    uid = plan.units()[0]
+    assert plan.add(uid, ChangeStance(uid, "crouch")) == ""
+    assert plan.cycle_fallback(uid) == "hold"
+    assert match.dirty                               # a quit now asks first
+    state = json.loads(json.dumps(match.state()))
+    match.mark_saved()
+    assert not match.dirty
+    loaded = Match.from_state(state)
+    again = Plan(loaded, "blue")
+    assert again.queue(uid) == plan.queue(uid) and again.dropped == 0
+    assert not loaded.dirty                          # taken back as saved
+    assert not any(Plan(loaded, "red").queues.values())    # the other side is given none of it
+    loaded.close()
+
+    state["draft"]["orders"]["orders"][0][1][0]["command"]["stance"] = "stand"   # already is
+    changed = Match.from_state(state)
+    refused = Plan(changed, "blue")
+    assert not any(refused.queues.values()) and refused.dropped == 1
+    changed.close()
+    given = match.submit(plan.command())
+    assert not isinstance(given, Refused) and match.draft is None
+    match.close()

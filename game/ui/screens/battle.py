@@ -666,6 +666,9 @@ class BattleScreen(GameScreen):
         if self.plan is None or self.plan.side != side or self.plan.round != session.round:
             self.end_plan()
             self.plan = Plan(self.match, side)
+            if self.plan.dropped:
+                self.say(f"{self.plan.dropped} of the orders planned before the save would now "
+                         "be refused; they are left out.")
             self.forget_attack()
             self.selected = None
         self.select_active()
