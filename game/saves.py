@@ -311,6 +311,22 @@ def list_saves(folder: Path, *, kind: str = SAVE_FORMAT) -> list[SaveInfo]:
     return infos
 
 
+def saved_battle(folder: Path, name: str) -> str | None:
+    """The battle id held by the save called `name`: None if there is no such save, "" if
+    there is one but it names no battle (an older or broken save)."""
+    try:
+        path = _save_path(Path(folder), name)
+    except SaveError:
+        return None
+    if not path.is_file():
+        return None
+    try:
+        held = _load(path).get("battle_id")
+    except SaveError:
+        return ""
+    return held if isinstance(held, str) else ""
+
+
 def delete_save(folder: Path, name: str) -> None:
     """Delete save ``name`` from ``folder``."""
     path = _save_path(Path(folder), name)

@@ -16,7 +16,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from game.saves import SaveError, list_campaign_saves, resolve_save_dir, write_save
+from game.saves import SaveError, list_campaign_saves, resolve_save_dir, saved_battle, write_save
 from game.ui.screens.menu import MainMenu
 
 if TYPE_CHECKING:                      # the engine loads when a battle starts, not before the menu
@@ -312,7 +312,7 @@ class SkirmishApp(App):
     # --- saving and loading -----------------------------------------------------------------------
 
     def save_match(self, then: Callable[[], Any] | None = None, problem: str = "") -> None:
-        from game.ui.screens.dialogs import SaveAs
+        from game.ui.screens.dialogs import Choice, SaveAs
         match = self.match
         if match is None:
             return
@@ -320,18 +320,35 @@ class SkirmishApp(App):
             self._tell("Saving is off", self.save_problem or "There is no save folder.")
             return
         session = match.battle.session
-        suggestion = f"{session.setup.scenario.id}-round{session.round}"
+        folder = self.save_folder
+        base = suggestion = f"{session.setup.scenario.id}-round{session.round}"
+        for number in range(2, 100):      # not the name of another battle's save
+            if saved_battle(folder, suggestion) in (None, match.battle_id):
+                break
+            suggestion = f"{base}-{number}"
 
         def chosen(name: str | None) -> None:
             if name is None:
                 return
+            if saved_battle(folder, name) not in (None, match.battle_id):
+                self.push_screen(Choice("Replace that save?",
+                                        f"A save called {name} is there already, of another "
+                                        "battle or an earlier point of this one. Replace it?",
+                                        [("replace", "Replace it"), ("rename", "Another name")]),
+                                 callback=lambda answer: write(name) if answer == "replace"
+                                 else self.save_match(then, "Choose another name."))
+                return
+            write(name)
+
+        def write(name: str) -> None:
+            assert folder is not None
             state = match.state()
             run = self.campaign
             if run is not None and run.match is match:
                 state["campaign"] = {"state": run.state.model_dump(mode="json"),
                                      "save_name": run.save_name}
             try:
-                write_save(self.save_folder, name, state)
+                write_save(folder, name, state)
             except SaveError as error:
                 self.save_match(then, str(error))
                 return

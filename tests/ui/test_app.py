@@ -67,6 +67,36 @@ async def test_save_then_load_restores_the_battle(save_dir):
         assert app.screen.match.battle.session.position("blue-1") == (3, 1)
 
 
+async def test_a_save_of_another_battle_is_not_written_over_unasked(save_dir):
+    from game.saves import read_save, write_save
+    write_save(save_dir, "ui_duel-round1", {"battle_id": "0badc0", "seed": 1})   # another battle's
+    app = make_app(save_dir)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start_duel(app, pilot)
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, SaveAs))
+        field = app.screen.query_one("#save-name")
+        assert field.value == "ui_duel-round1-2"             # its name is not offered
+        field.value = "ui_duel-round1"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, Choice))
+        assert "is there already" in screen_text(app)
+        await pilot.press("right", "enter")                     # Another name
+        await wait_until(pilot, lambda: isinstance(app.screen, SaveAs))
+        assert read_save(save_dir, "ui_duel-round1")["battle_id"] == "0badc0"
+        assert "Choose another name" in screen_text(app)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen)
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, SaveAs))
+        app.screen.query_one("#save-name").value = "ui_duel-round1"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, Choice))
+        await pilot.press("enter")                              # Replace it
+        await wait_until(pilot, lambda: app.screen is screen)
+        assert read_save(save_dir, "ui_duel-round1")["battle_id"] == screen.match.battle_id
+
+
 @pytest.mark.slow
 async def test_a_corrupt_save_is_explained_and_left_alone(save_dir):
     app = make_app(save_dir)
