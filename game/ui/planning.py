@@ -142,8 +142,9 @@ class Plan:
         if not queue:
             return None
         last = queue[-1]
+        # only an attack at a named enemy may turn to the nearest (one without is that already)
         choices = [f for f in FALLBACK_CYCLE
-                   if f != "nearest" or isinstance(last.command, Attack)]
+                   if f != "nearest" or (isinstance(last.command, Attack) and last.command.target)]
         fallback = choices[(choices.index(last.fallback) + 1) % len(choices)] \
             if last.fallback in choices else choices[0]
         queue[-1] = Order(last.command, fallback)

@@ -413,3 +413,16 @@ def test_orders_planned_but_not_given_are_saved_and_come_back():
     given = match.submit(plan.command())
     assert not isinstance(given, Refused) and match.draft is None
     match.close()
+
+
+def test_an_attack_at_the_nearest_enemy_is_not_offered_the_same_fallback():
+    match = simultaneous_match(DUEL, 5, {"blue"})
+    plan = Plan(match, "blue")
+    uid = plan.units()[0]
+    named = next(u for u in match.battle.session.order if match.side_of(u) == "red")
+    assert plan.add(uid, Attack(uid, "")) == ""
+    assert [plan.cycle_fallback(uid) for _ in range(3)] == ["hold", "skip", "hold"]
+    plan.pop(uid)
+    assert plan.add(uid, Attack(uid, named)) == ""
+    assert [plan.cycle_fallback(uid) for _ in range(3)] == ["hold", "nearest", "skip"]
+    match.close()
