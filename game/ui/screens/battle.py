@@ -21,9 +21,9 @@ from textual.containers import Horizontal
 from textual.reactive import var
 from textual.widgets import Footer, Static
 
-from game.core.commands import ChangeStance, Command, EndTurn, Lean, Reload, SetOverwatch
+from game.core.commands import Attack, ChangeStance, Command, EndTurn, Lean, Reload, SetOverwatch
 from game.core.events import Announced, Refused
-from game.core.queries import explored_squares, lean_option
+from game.core.queries import explored_squares, lean_option, preview_attack
 from game.ui.actions import ActionItem, action_items
 from game.ui.area import AreaAim, area_card, area_odds, area_tints
 from game.ui.board import TerrainLook
@@ -700,11 +700,19 @@ class BattleScreen(GameScreen):
         reason it would be refused is shown."""
         if self.plan is None:
             return
+        unseen = None
+        if isinstance(command, Attack) and command.target:      # from where it will stand
+            unseen = preview_attack(self.acting.battle, command.unit, command.target, command.mode,
+                                    command.location, command.aim)
         problem = self.plan.add(command.unit, command)
         if problem:
             self.notify(problem, title="Not possible", severity="warning", timeout=4,
                         markup=False)
             return
+        if isinstance(unseen, Refused) and isinstance(command, Attack):
+            self.notify(f"Ordered, but as things stand: {unseen.reason} It fires only if "
+                        f"{self.match.name(command.target)} is in its sight when its turn comes "
+                        "(F: what it does if not).", timeout=6, markup=False)
         self.area, self.target = None, None
         self.refresh_state()
 
