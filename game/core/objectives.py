@@ -190,6 +190,8 @@ def status_of(session: Session, o: ObjectiveSpec, census: Census | None = None
             state, done, detail = "met", 1, f"{o.unit} got out by {_zone_name(zone or '')}"
         elif kind == "protect" and uid is not None:
             done = 1
+            if session.over:               # kept alive to the end
+                state, detail = "met", f"{o.unit} came through"
     elif kind == "kill":
         if uid is not None and session.has(uid, c.Left):
             state, detail = "failed", f"{o.unit} got away"

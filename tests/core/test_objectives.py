@@ -307,7 +307,7 @@ def test_a_side_with_a_protect_objective_still_wins_by_the_last_side_standing():
                 rows=KILL_ROWS, faces=[9, 1, 10, 1, 8, 8, 8], objectives=[objective]) as b:
         b.submit(Attack("a-1", "b-1"))
         assert (b.session.winner, b.session.end_reason) == ("a", "last side standing")
-        assert state(b, "protect_a").state == "open"
+        assert state(b, "protect_a").state == "met"      # kept alive to the end: shown met
 
 
 def test_undoing_a_move_that_called_reinforcements_silently_calls_them_off():
