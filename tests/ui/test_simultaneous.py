@@ -250,6 +250,7 @@ async def test_the_round_is_paused_paced_and_skipped_with_keys(save_dir):
         await pilot.press("space")                      # paused: nothing more is carried out
         await pilot.pause(0.5)                          # the step under way ends
         assert "PAUSED" in screen_text(app)
+        assert "End turn" not in screen_text(app) and "Fire" not in screen_text(app)  # not now
         steps = len(match.history)
         await pilot.pause(1.0)
         assert len(match.history) == steps and match.battle.session.round == 1

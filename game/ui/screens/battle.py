@@ -188,6 +188,8 @@ class BattleScreen(GameScreen):
         # False hides a key from the footer (None greys it): these belong to one phase.
         if action in PLAYBACK_ACTIONS:
             return self.flow.playing and self.alive()
+        if action in GAME_ACTIONS and self.match.carrying_out:
+            return False                 # the round plays by itself: only its own keys show
         if action in PLANNING_ACTIONS:
             return self.planning_now() and not self.too_small()
         if action in NOT_WHILE_PLANNING and self.match.planning:
@@ -782,7 +784,8 @@ class BattleScreen(GameScreen):
 
     def action_save(self) -> None:
         if self.busy:
-            self.notify("Wait until the computer has played.", timeout=3)
+            self.notify("Wait until the round's orders are carried out." if self.match.carrying_out
+                        else "Wait until the computer has played.", timeout=3)
             return
         self.app.save_match()
 
