@@ -226,7 +226,7 @@ def order_words(match: Match, order: Order) -> str:
         aim = f", aim {cmd.aim}" if cmd.aim else ""
         return f"fire{mode} at {target}{aim}"
     if isinstance(cmd, SetOverwatch):
-        mode = cmd.mode or "widest mode"
+        mode = cmd.mode or "the widest fire mode its AP pay for"
         aim = f", aim {cmd.aim}" if cmd.aim else ""
         only = f", only at {', '.join(match.name(t) for t in cmd.targets)}" if cmd.targets else ""
         within = f", within {cmd.within} sq" if cmd.within else ""
