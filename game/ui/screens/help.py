@@ -16,7 +16,8 @@ KEYS = """\
 Arrows or h j k l    move the cursor (the mouse works too)
 Enter or click       act on the square under the cursor: move there, target the
                      enemy on it, or select your unit on it
-Tab / Shift+Tab      target the next / previous enemy in sight (planning: the next unit)
+Tab / Shift+Tab      target the next / previous enemy in sight (while planning: the
+                     next / previous unit)
 f                    fire at the target (the first key shows the odds first)
 m                    next fire mode       + / -   aim more / less
 t                    next hit location (torso, head, arm, leg; Eclipse Phase: a
