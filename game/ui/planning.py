@@ -189,6 +189,22 @@ class Plan:
             return []
         return [start, *(square for path in paths for square in path)]
 
+    def end_square(self, uid: str) -> tuple[int, int] | None:
+        """Where the unit's queued orders leave it (None if they leave it where it is)."""
+        steps = self.steps(uid)
+        if not steps or steps[-1].square == self.match.position(uid):
+            return None
+        return steps[-1].square
+
+    def sharing_end(self, uid: str) -> str | None:
+        """A friend whose orders end on the square `uid`'s end on: the one that acts second
+        will find it taken."""
+        end = self.end_square(uid)
+        if end is None:
+            return None
+        return next((other for other in self.queues
+                     if other != uid and self.end_square(other) == end), None)
+
     def unplanned(self) -> list[str]:
         """The side's units given no order yet."""
         return [uid for uid, queue in self.queues.items() if not queue]

@@ -427,3 +427,17 @@ def test_an_attack_at_the_nearest_enemy_is_not_offered_the_same_fallback():
     assert plan.add(uid, Attack(uid, named)) == ""
     assert [plan.cycle_fallback(uid) for _ in range(3)] == ["hold", "nearest", "skip"]
     match.close()
+
+
+def test_two_units_planned_onto_one_square_are_told_of():
+    match = simultaneous_match(WATCH, 4, {"red"})
+    plan = Plan(match, "red")
+    watcher, gunner = (uid for uid in plan.units() if match.name(uid) in ("Watcher", "Gunner"))
+    assert match.position(watcher) == (12, 1) and match.position(gunner) == (12, 7)
+    assert plan.add(watcher, Move(watcher, ((12, 2), (12, 3), (12, 4)))) == ""
+    assert plan.sharing_end(watcher) is None
+    assert plan.add(gunner, Move(gunner, ((12, 6), (12, 5)))) == ""
+    assert plan.sharing_end(gunner) is None
+    assert plan.add(gunner, Move(gunner, ((12, 4),))) == ""
+    assert plan.sharing_end(gunner) == watcher and plan.sharing_end(watcher) == gunner
+    match.close()

@@ -711,6 +711,10 @@ class BattleScreen(GameScreen):
             self.notify(problem, title="Not possible", severity="warning", timeout=4,
                         markup=False)
             return
+        friend = self.plan.sharing_end(command.unit)
+        if friend is not None:
+            self.notify(f"{self.match.name(friend)} is ordered to end on that square too: "
+                        "whichever acts second will find it taken.", timeout=6, markup=False)
         if isinstance(unseen, Refused) and isinstance(command, Attack):
             self.notify(f"Ordered, but as things stand: {unseen.reason} It fires only if "
                         f"{self.match.name(command.target)} is in its sight when its turn comes "
