@@ -51,31 +51,28 @@ class Picture:
     made with no enemy in sight, never do), and then once for the decision.
     """
 
-    __slots__ = ("me", "foes", "cones", "round", "bodies", "looked", "claimed", "_battle", "_units",
-                 "_own", "_patients")
+    __slots__ = ("me", "foes", "cones", "round", "bodies", "looked", "_battle", "_units", "_own",
+                 "_patients")
 
     def __init__(self, battle: Battle, me: Known, foes: list[Known], cones: dict[str, list[Square]],
-                 round_: int, bodies: tuple[Square, ...] = (), looked: np.ndarray | None = None,
-                 claimed: tuple[Square, ...] = ()) -> None:
+                 round_: int, bodies: tuple[Square, ...] = (), looked: np.ndarray | None = None) -> None:
         self.me = me
         self.foes = foes                 # enemies up: visible now or remembered
         self.cones = cones               # known enemy overwatch cones
         self.round = round_
         self.bodies = bodies             # where enemies lie downed, as last seen
         self.looked = looked             # [y, x]: the round the side last saw each square (-1: never)
-        self.claimed = claimed           # squares friends planned to move to this round
         self._battle = battle
         self._units: list[tuple[str, Square, bool, bool]] | None = None
         self._own: list[Known] | None = None
         self._patients: list[Known] | None = None
 
     def blocked(self) -> list[Square]:
-        """Squares of the units the side knows of (its own, and enemies in sight), `me` excepted,
-        and those friends planned to move to: a path cannot go through them."""
+        """Squares of the units the side knows of (its own, and enemies in sight), `me` excepted:
+        a path cannot go through them."""
         s = self._battle.session
         side = self.me.info.side
-        known = [sq for _, sq, own, _ in self._roster() if own or s.sees(side, sq)]
-        return known + [sq for sq in self.claimed if sq != self.me.square and sq not in known]
+        return [sq for _, sq, own, _ in self._roster() if own or s.sees(side, sq)]
 
     def obstacles(self) -> tuple[Square, ...]:
         """Squares no one walks through for a while: downed units, the enemy's and the side's."""
@@ -131,7 +128,6 @@ class Intel:
     memory: dict[str, Known] = field(default_factory=dict)
     bodies: dict[str, Square] = field(default_factory=dict)     # enemies seen lying downed
     looked: np.ndarray | None = None     # [y, x]: the round the side last saw each square
-    claimed: tuple[Square, ...] = ()     # while planning: where the side's units planned to go
 
     def update(self, battle: Battle) -> Picture:
         """Look, remember, and describe the situation of the active unit (one of ours)."""
@@ -141,7 +137,7 @@ class Intel:
         watching = any(f.visible and "overwatch" in f.info.statuses for f in self.memory.values())
         cones = enemy_cones(battle, self.side) if watching else {}
         return Picture(battle, me, list(self.memory.values()), cones, s.round,
-                       tuple(self.bodies.values()), self.looked, self.claimed)
+                       tuple(self.bodies.values()), self.looked)
 
     def observe(self, battle: Battle) -> None:
         """Update what the side remembers of the enemy (the enemies it sees now, the squares it

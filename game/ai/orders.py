@@ -22,9 +22,8 @@ from game.core import orders
 
 MOST_ORDERS = 8           # a queue longer than this is cut (a player going round in circles)
 
-Square = tuple[int, int]
 Decide = Callable[[Battle], Command]
-Planning = Callable[[Battle, tuple[Square, ...]], AbstractContextManager[None]]
+Planning = Callable[[Battle], AbstractContextManager[None]]
 
 
 def fallback_for(command: Command) -> str:
@@ -53,15 +52,11 @@ def rehearsals(battle: Battle, side: str) -> Iterator[tuple[str, Battle]]:
 
 def plan(battle: Battle, side: str, decide: Decide, planning: Planning) -> GiveOrders:
     """`side`'s orders for the round: each unit's choices, made by `decide` on its rehearsal
-    (inside `planning(rehearsal, claimed)`, where the player looks at the rehearsal as its
-    battle). `claimed` are the squares the side's units planned before it will move to: each
-    rehearsal starts from the round's start, where they are still free."""
+    (inside `planning(rehearsal)`, where the player looks at the rehearsal as its battle)."""
     queues = []
-    claimed: list[Square] = []
     for uid, sandbox in rehearsals(battle, side):
         queue: list[Order] = []
-        start = sandbox.session.position(uid)
-        with planning(sandbox, tuple(claimed)):
+        with planning(sandbox):
             t = sandbox.session
             while len(queue) < MOST_ORDERS and t.get(uid, c.ActionPoints).current > 0:
                 command = decide(sandbox)
@@ -73,8 +68,5 @@ def plan(battle: Battle, side: str, decide: Decide, planning: Planning) -> GiveO
                 except Illegal:
                     break
                 queue.append(order)
-        end = sandbox.session.position(uid)
-        if end is not None and end != start:
-            claimed.append(end)
         queues.append((uid, tuple(queue)))
     return GiveOrders(side=side, orders=tuple(queues))

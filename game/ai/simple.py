@@ -75,10 +75,9 @@ class SimplePlayer:
             last_seen, moved, moves, search, rng)
 
     @contextmanager
-    def _planning(self, rehearsal: Battle, claimed: tuple[Square, ...] = ()) -> Iterator[None]:
+    def _planning(self, rehearsal: Battle) -> Iterator[None]:
         """Choose on a unit's rehearsal as in its turn, and come back as before (but for its
-        dice, which it has used). The squares its friends `claimed` are not looked at: the
-        baseline plans each unit as if alone."""
+        dice, which it has used)."""
         saved = (dict(self.last_seen), self._moved, self._moves, dict(self._search))
         try:
             yield

@@ -21,7 +21,7 @@ from game.ai import memory as m
 from game.ai.assess import Assessor
 from game.ai.intel import Intel
 from game.ai.levels import HARD, Level
-from game.ai.orders import Square, plan
+from game.ai.orders import plan
 from game.ai.planner import Option, choose
 from game.ai.tabletop import TabletopPlayer
 from game.core.commands import Attack, Command, EndTurn, Move, Proceed, Reload, Revive, Suppress, Throw
@@ -55,16 +55,14 @@ class TacticalPlayer:
         self._fallback = None if skirmish else TabletopPlayer(self.side, self.seed, self.level)
 
     @contextmanager
-    def _planning(self, rehearsal: Battle, claimed: tuple[Square, ...] = ()) -> Iterator[None]:
+    def _planning(self, rehearsal: Battle) -> Iterator[None]:
         """Choose on a unit's rehearsal as in its turn, and come back as before (but for the
-        dice of its judgement, which it has used). Its paths keep off the squares `claimed` by
-        the side's units planned before it."""
+        dice of its judgement, which it has used)."""
         saved = (self._session, self.intel, self._turn, self._moves, self._acted,
                  self._seen_at_move, self.last)
         assessor = self._assessor
         held = (assessor.battle, assessor.session) if assessor is not None else None
         self._session, self.intel = rehearsal.session, copy.deepcopy(self.intel)
-        self.intel.claimed = claimed
         if assessor is not None:
             assessor.battle, assessor.session = rehearsal, rehearsal.session
         try:
