@@ -19,13 +19,14 @@ from typing import Any
 
 from game.ai import memory as m
 from game.ai.assess import Assessor
-from game.ai.intel import Intel
+from game.ai.intel import Intel, Picture
 from game.ai.levels import HARD, Level
 from game.ai.orders import plan
 from game.ai.planner import Option, choose
 from game.ai.tabletop import TabletopPlayer
 from game.core.commands import Attack, Command, EndTurn, Move, Proceed, Reload, Revive, Suppress, Throw
 from game.core.engine import Battle
+from game.core.queries import action_costs
 
 MAX_MOVES = 3             # moves in one turn: to a firing position, then back to cover
 
@@ -128,6 +129,8 @@ class TacticalPlayer:
                                         and (self._acted or not seen <= self._seen_at_move))
         self.last = choose(battle, self._assessor, picture, self.level, self.rng, may_move)
         command = self.last.command
+        if s.rehearsing and isinstance(command, EndTurn):
+            command = self._fire_on_sight(battle, picture) or command
         if isinstance(command, Move):
             self._moves += 1
             self._acted = False
@@ -135,3 +138,20 @@ class TacticalPlayer:
         elif isinstance(command, (Attack, Throw, Revive, Reload, Suppress)):
             self._acted = True
         return command
+
+    @staticmethod
+    def _fire_on_sight(battle: Battle, picture: Picture) -> Attack | None:
+        """Planning a round, a unit that would hold with AP left for a shot is ordered to fire
+        instead at the nearest enemy in sight when its turn comes (an attack at no one in
+        particular): the cheapest fire mode, aimed as far as the AP left pay for. The enemy
+        moves before it acts, and the AP of a round are not kept; with no one in sight then,
+        the order is lost and nothing spent."""
+        me = picture.me
+        if me.weapon is None or me.weapon.kind != "firearm" or me.info.ammo <= 0:
+            return None
+        costs = action_costs(battle, me.uid)
+        if not costs.modes:
+            return None
+        mode, ap = min(costs.modes.items(), key=lambda item: item[1])
+        aims = [level for level, aim_ap in enumerate(costs.aim) if ap + aim_ap <= me.info.ap]
+        return Attack(me.uid, "", mode, aim=max(aims)) if aims else None
