@@ -472,7 +472,10 @@ class Battle:
         s = self.session
         command = order.command
         if isinstance(command, Move):
-            command = orders.resume_path(s, command)
+            resumed = orders.resume_path(s, command)
+            if resumed is None:
+                return                      # already where the order would take it
+            command = resumed
         if isinstance(command, Attack) and not command.target:   # "the nearest enemy in sight"
             found = orders.nearest_target(s, uid, command)
             if found is not None:

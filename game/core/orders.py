@@ -261,12 +261,12 @@ def nearest_target(session: Session, uid: str, cmd: Attack) -> str | None:
     return None
 
 
-def resume_path(session: Session, cmd: Move) -> Move:
+def resume_path(session: Session, cmd: Move) -> Move | None:
     """A move order whose walk an earlier order cut short goes on from where the unit stands,
-    if that square is on its path."""
+    if that square is on its path; None if the unit already stands where it ends (its walk
+    came back to where an earlier order, lost, left it)."""
     here = session.position(cmd.unit)
     if here in cmd.path:
         rest = cmd.path[cmd.path.index(here) + 1:]
-        if rest:
-            return Move(cmd.unit, rest)
+        return Move(cmd.unit, rest) if rest else None
     return cmd

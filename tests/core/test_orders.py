@@ -320,3 +320,14 @@ def test_a_rehearsal_never_switches_the_esper_world():
         assert steps and esper.current_world == "default"
         b.session.use()
         assert b.session.world == esper.current_world
+
+
+def test_a_walk_back_to_where_a_lost_move_left_the_unit_is_already_done():
+    with battle({"a": [(unit("one"), (1, 1)), (unit("two"), (3, 1))], "b": [(unit("far"), (12, 5))]},
+                [1, 9, 5]) as b:
+        assert b.session.order == ["a-2", "b-1", "a-1"]
+        give(b, "a", a_1=[Move("a-1", ((2, 1),)), Move("a-1", ((1, 1),))], a_2=[Move("a-2", ((2, 1),))])
+        events = give(b, "b", b_1=[]) + run_round(b)
+        lost = of(events, OrderLost)
+        assert [(e.unit, e.order) for e in lost] == [("a-1", "move")]     # the first, not the walk back
+        assert b.session.position("a-1") == (1, 1) and b.session.position("a-2") == (2, 1)
