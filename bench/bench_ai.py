@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.ai import make_player  # noqa: E402
-from game.content.loader import load_setup  # noqa: E402
+from game.content.loader import load_setup as load_any, with_options  # noqa: E402
 from game.core.commands import EndTurn  # noqa: E402
 from game.rulesets import new_battle  # noqa: E402
 from game.core.events import Refused  # noqa: E402
@@ -38,6 +38,13 @@ TARGETS = {"decision": 20.0, "side_turn": 250.0, "battles": 5.0}
 SCENARIOS = (("alley", 40), ("depot", 12), ("outskirts", 12))
 WARM_UP_SEED = 1000
 FIRST_SEED = 100          # the timed battles: other seeds than the decisions' battles
+
+
+def load_setup(scenario: str):
+    """A bundled scenario played one unit at a time: these figures time units' own turns
+    (bench/bench_orders.py times planning under simultaneous orders)."""
+    setup = load_any(scenario)
+    return setup.model_copy(update={"ruleset": with_options(setup.ruleset, {"turns": "sequential"})})
 
 
 def decisions(scenario: str, seeds: range, level: str = "hard") -> tuple[list[float], list[float], list[float]]:
