@@ -11,8 +11,9 @@ class Level:
     noise: float          # spread of the random error added to every option's score (HP)
     lookahead: int        # 0: this command's gain only; 1: + the reply of enemies in sight;
                           # 2: + remembered enemies and overwatch cones; 3: + the enemies not
-                          # seen yet (cover against them, ground it cannot see), next turn's
-                          # shots and moving to cover after shooting
+                          # seen yet (cover against them, ground it cannot see, and, planning
+                          # a round, fire on sight at them), next turn's shots and moving to
+                          # cover after shooting
     squares: int          # at most this many destinations are weighed (0: all it can reach)
     tactics: bool         # weighs suppression, grenades and overwatch by their exact odds
     called_shots: bool    # considers aiming at the head, arms and legs, not just the torso

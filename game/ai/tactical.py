@@ -129,7 +129,7 @@ class TacticalPlayer:
                                         and (self._acted or not seen <= self._seen_at_move))
         self.last = choose(battle, self._assessor, picture, self.level, self.rng, may_move)
         command = self.last.command
-        if s.rehearsing and isinstance(command, EndTurn):
+        if s.rehearsing and isinstance(command, EndTurn) and self.level.lookahead >= 3:
             command = self._fire_on_sight(battle, picture) or command
         if isinstance(command, Move):
             self._moves += 1

@@ -46,3 +46,17 @@ def test_one_unit_at_a_time_a_unit_holds_as_before():
             held += isinstance(command, EndTurn) and s.get(command.unit, c.ActionPoints).current > 0
             battle.submit(command)
         assert held
+
+
+def test_only_the_level_that_looks_for_enemies_not_seen_yet_fires_on_sight():
+    with new_battle(load_setup("depot"), 2) as battle:
+        s = battle.session
+        players = {side: make_player("normal", side, 2) for side in s.sides}
+        planned = 0
+        while not s.over and s.round <= 4:
+            command = players[s.acting_side].next_command(battle)
+            for _, queue in command.orders if isinstance(command, GiveOrders) else ():
+                planned += len(queue)
+                assert not any(isinstance(o.command, Attack) and not o.command.target for o in queue)
+            assert battle.submit(command)
+        assert planned
