@@ -95,8 +95,13 @@ class Plan:
         self._remember()
 
     def _remember(self) -> None:
-        """The match keeps the side's orders as planned so far, for a save."""
-        draft = {"side": self.side, "round": self.round, "orders": self.command().to_dict()}
+        """The match keeps the side's orders as planned so far, for a save (none while nothing
+        is planned: a plan just begun leaves nothing unsaved)."""
+        command = self.command()
+        if not any(queue for _, queue in command.orders) and not command.sequence:
+            self.match.draft = None
+            return
+        draft = {"side": self.side, "round": self.round, "orders": command.to_dict()}
         self.match.draft = json.loads(json.dumps(draft))      # as a save holds it
 
     def units(self) -> list[str]:

@@ -392,6 +392,7 @@ def test_orders_planned_but_not_given_are_saved_and_come_back():
 
     match = simultaneous_match(DUEL, 5, {"blue"})
     plan = Plan(match, "blue")
+    assert not match.dirty                           # a plan just begun: nothing to save
     uid = plan.units()[0]
     assert plan.add(uid, ChangeStance(uid, "crouch")) == ""
     assert plan.cycle_fallback(uid) == "hold"
