@@ -228,7 +228,8 @@ def test_an_overwatch_reaction_the_held_ap_cannot_pay_is_refused():
     with battle({"w": [(sure_shot("watcher", ap=12, abilities={"overwatch": 1}), (12, 2))], "m": [(unit("scout"), (1, 1))]},
                 [9, 1], ambush="w") as b:
         refused = give(b, "w", w_1=[SetOverwatch("w-1", (1, 2), mode="burst", aim=6)])
-        assert isinstance(refused, Refused) and "holds 6 AP" in refused.reason
+        assert isinstance(refused, Refused)                 # 6 to watch, 5 + 6 for the shot: 17
+        assert "must hold 11 more for the burst shot aimed +6; Watcher has 12" in refused.reason
 
 
 def test_an_action_longer_than_a_turn_is_started_now_and_its_ap_pass_in_later_rounds():

@@ -34,10 +34,15 @@ def set_overwatch(session: Session, cmd: SetOverwatch) -> None:
         raise Illegal("Overwatch needs a direction: a square on the map other than the unit's own.")
     ap = session.get(uid, c.ActionPoints)
     cost = session.rules.overwatch_cost(ap.per_turn)
-    cheapest = min(m.ap for m in session.weapons[held.weapon].modes)
-    if ap.current < cost + cheapest:
-        raise Illegal(f"Overwatch costs {cost} AP and holds at least {cheapest} for the shot; "
-                      f"{name} has {ap.current}.")
+    if cmd.mode is not None:                   # the shot chosen with the watch
+        _, mode, _, aim_ap = attack.price(session, uid, cmd.mode, cmd.aim)
+        needed = mode.ap + aim_ap
+        shot = f"{needed} more for the {mode.name} shot" + (f" aimed +{cmd.aim}" if cmd.aim else "")
+    else:
+        needed = min(m.ap for m in session.weapons[held.weapon].modes)
+        shot = f"at least {needed} more for the shot"
+    if ap.current < cost + needed:
+        raise Illegal(f"Overwatch costs {cost} AP and must hold {shot}; {name} has {ap.current}.")
     held_ap = ap.current - cost
     reaction = _reaction(session, uid, cmd, held_ap)
     ap.current = 0
