@@ -130,8 +130,9 @@ class Session:
         # each unit's orders not yet carried out, and whether this is a rehearsal of them.
         self.planning: list[str] = []
         self.orders: dict[str, list[Any]] = {}
-        self.sequences: dict[str, tuple[str, ...]] = {}   # an ambushing side's order, kept secret
-        self.rehearsing = False                           # until every side has given its orders
+        # an ambushing side's own order of action, kept secret until every side has given its orders
+        self.sequences: dict[str, tuple[str, ...]] = {}
+        self.rehearsing = False
         esper.switch_world(self.world)
 
     # --- world access -------------------------------------------------------------------------
