@@ -6,11 +6,15 @@ and a test can queue the faces it wants (`dice.force(4, 5)`) to reproduce a work
 At the table, the dice of some units are rolled by people: a roll names what it is for and who
 rolls it (`roll(10, "attack", by="red-1")`, or the unit set by `with dice.by(uid)`), `at_table`
 says whether that unit's dice are typed in, and such a roll takes the next typed face
-(`dice.typed`) or, when none is left, raises RollNeeded naming the die it wants.
+(`dice.typed`) or, when none is left, raises RollNeeded naming the die it wants. Inside an
+attack (`with dice.facing(attacker, target)`) a request names both, so the table hears whom a
+defense is against; with `probing` on, a roll with no face left is answered 1 until a roll of
+another kind or another dice code comes, so the request can say how many dice are wanted at once.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 import re
@@ -57,6 +61,12 @@ class RollRequest:
     what: str
     sides: int
     first: int = 1
+    attacker: str = ""     # inside an attack: who makes it, and at whom
+    target: str = ""
+    count: int = 1         # dice of this kind wanted in a row (a pool, or one per hit)
+
+    def same_kind(self, other: RollRequest) -> bool:
+        return (self.unit, self.what, self.sides) == (other.unit, other.what, other.sides)
 
     @property
     def last(self) -> int:
@@ -109,6 +119,18 @@ class Dice:
         self.typed: deque[int] = deque()
         self.typed_used = 0
         self.roller: str | None = None     # who rolls when a roll site does not say
+        self.scene: tuple[str, str] = ("", "")  # inside an attack: (attacker, target)
+        self.probing = False                # count the dice of a kind wanted at once (see above)
+        self.probed: RollRequest | None = None
+
+    @contextmanager
+    def facing(self, attacker: str, target: str) -> Iterator[Dice]:
+        """The rolls made inside belong to `attacker`'s attack on `target`."""
+        previous, self.scene = self.scene, (attacker, target)
+        try:
+            yield self
+        finally:
+            self.scene = previous
 
     @contextmanager
     def by(self, unit: str | None) -> Iterator[Dice]:
@@ -148,11 +170,19 @@ class Dice:
         if self.at_table is not None:
             unit = self.at_table(by if by is not None else self.roller)
             if unit is not None:
-                return self._typed(RollRequest(unit, what, sides, first))
+                return self._typed(RollRequest(unit, what, sides, first, *self.scene))
         return self._rng.randint(1, sides)
 
     def _typed(self, request: RollRequest) -> int:
+        if self.probed is not None:
+            if not self.probed.same_kind(request):
+                raise RollNeeded(self.probed, self.typed_used)
+            self.probed = dataclasses.replace(self.probed, count=self.probed.count + 1)
+            return 1
         if not self.typed:
+            if self.probing:
+                self.probed = request
+                return 1
             raise RollNeeded(request, self.typed_used)
         value = self.typed.popleft()
         why = request.refusal(value)
@@ -162,4 +192,8 @@ class Dice:
         return value - request.first + 1
 
     def roll_code(self, code: DiceCode, what: str = "roll", by: str | None = None) -> tuple[int, ...]:
+        """The dice of one code; at the table they are asked for together, as one pool (the
+        next hit's dice are another: whether they are rolled depends on these)."""
+        if self.probed is not None:
+            raise RollNeeded(self.probed, self.typed_used)
         return tuple(self.roll(code.sides, what, by) for _ in range(code.count))

@@ -265,15 +265,21 @@ class Battle:
         """The command with just the typed faces it uses, after carrying it out on a copy;
         RollWanted if it needs another, Refused if it cannot be carried out."""
         copy_ = self._replica()
+        dice = copy_.session.dice
         try:
             try:
-                copy_.session.dice.type_in(command.rolls)
+                dice.type_in(command.rolls)
+                dice.probing = True
                 copy_._run(lambda: copy_._dispatch(command))
+                if dice.probed is not None:
+                    raise RollNeeded(dice.probed, dice.typed_used)
             except Illegal as why:
+                if dice.probed is not None:     # reached only with faces the table has not typed
+                    return self.wanted(RollNeeded(dice.probed, dice.typed_used), command.rolls)
                 return Refused(str(why))
             except (RollNeeded, BadRoll) as need:
                 return self.wanted(need, command.rolls)
-            used = copy_.session.dice.typed_used
+            used = dice.typed_used
         finally:
             copy_.close()
             self.session.use()
@@ -293,9 +299,15 @@ class Battle:
         """The die a RollNeeded or BadRoll asks for, as the table is asked for it."""
         r = need.request
         problem = f"{need.why}." if isinstance(need, BadRoll) else ""
-        return RollWanted(f"{self._name(r.unit)}: roll a d{r.sides} for {words(r.what)}",
+        dice = f"{r.count}d{r.sides}" if r.count > 1 else f"a d{r.sides}"
+        who, against = self._name(r.unit), ""
+        if r.unit == r.target:
+            against = f" against {self._name(r.attacker)}'s attack"
+        elif r.unit == r.attacker:
+            who += f", attacking {self._name(r.target)}"
+        return RollWanted(f"{who}: roll {dice} for {words(r.what)}{against}",
                           r.unit, self._name(r.unit), r.what, r.sides, r.first,
-                          tuple(typed[:need.typed]), problem)
+                          tuple(typed[:need.typed]), problem, r.count)
 
     def _name(self, uid: str) -> str:
         return self.session.get(uid, c.Unit).name if uid in self.session.entities else uid

@@ -535,6 +535,7 @@ class RollWanted(Refused):
     first: int = 1            # the lowest face as read (a d100 read 00 to 99: 0)
     typed: tuple[int, ...] = ()
     problem: str = ""         # why the face typed after `typed` was refused, if it was
+    count: int = 1            # dice of this kind wanted in a row (a pool, or one per hit)
 
     @property
     def last(self) -> int:

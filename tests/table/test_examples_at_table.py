@@ -29,8 +29,10 @@ def test_hollis_hits_the_trooper_for_four():
     s = setup(OPEN, {"spacer": [(hollis, (2, 3))], "olea": [(trooper, (8, 3))]}, ambush="spacer")
     with opened(s, (5, 5)) as fight:
         events, prompts = typed(fight, Attack("spacer-1", "olea-1", aim=2), (4, 5, 3, 4))
-        assert prompts == ["Hollis: roll a d10 for the aim", "Trooper: roll a d10 for the dodge",
-                           "Hollis: roll a d6 for the damage", "Hollis: roll a d6 for the damage"]
+        assert prompts == ["Hollis, attacking Trooper: roll a d10 for the aim",
+                           "Trooper: roll a d10 for the dodge against Hollis's attack",
+                           "Hollis, attacking Trooper: roll 2d6 for the damage",
+                           "Hollis, attacking Trooper: roll a d6 for the damage"]
         shot = of(events, AttackResolved)[0]
         assert (shot.attack.total, shot.defense.total, shot.hit) == (11, 9, True)
         damage = of(events, Damaged)[0]
@@ -51,14 +53,17 @@ def test_maires_grenade_and_the_soldiers_overwatch_shot():
         typed(fight, SetOverwatch("olea-2", (2, 5)), ())
         events, prompts = typed(fight, Throw("scout-1", (10, 5), GRENADE.id), (6, 8, 16, 3, 15, 12, 12))
         assert prompts[:2] == ["Maire: roll a d10 for the demolitions", "Maire: roll a d10 for the scatter"]
-        assert set(prompts[2:]) == {"Maire: roll a d20 for the blast damage"}
+        assert prompts[2:] == [f"Maire: roll {n}d20 for the blast damage" for n in (5, 4, 3, 2)] + [
+            "Maire: roll a d20 for the blast damage"]
         thrown = of(events, GrenadeThrown)[0]
         assert (thrown.check.total, thrown.difficulty, thrown.scatter_distance) == (6, 10, 4)
         assert sum(of(events, Exploded)[0].rolls) == 58
         assert ("olea-1", "dead") in [(h.unit, h.state) for h in of(events, HealthChanged)]
         events, prompts = typed(fight, Move("scout-1", ((1, 5),)), (8, 2, 6, 5, 2, 7, 8))
-        assert prompts[:2] == ["Soldier: roll a d10 for the aim", "Maire: roll a d10 for the dodge"]
-        assert set(prompts[2:]) == {"Soldier: roll a d8 for the damage"}
+        assert prompts[:2] == ["Soldier, attacking Maire: roll a d10 for the aim",
+                               "Maire: roll a d10 for the dodge against Soldier's attack"]
+        assert prompts[2:] == [f"Soldier, attacking Maire: roll {n}d8 for the damage" for n in (5, 4, 3, 2)] + [
+            "Soldier, attacking Maire: roll a d8 for the damage"]
         shot = of(events, AttackResolved)[0]
         assert shot.reaction and shot.attack.total == 16 and shot.hits == 1
         damage = of(events, Damaged)[0]
@@ -73,7 +78,8 @@ def test_jinx_burst_against_the_exhuman():
     with opened(setup_of(eclipse.battle(forced=False)), (10, 1)) as fight:
         assert fight.session.active == "red-1"
         events, prompts = typed(fight, Attack("red-1", "blue-1", "burst"), (69, 7, 7, 5, 5, 1, 3, 9))
-        assert prompts[:2] == ["Jinx: roll a d100 for the attack", "Exhuman: roll a d100 for the defense"]
+        assert prompts[:2] == ["Jinx, attacking Exhuman: roll a d100 for the attack",
+                               "Exhuman: roll a d100 for the defense against Jinx's attack"]
         attack = of(events, AttackResolved)[0]
         assert (attack.attack.rolls, attack.attack.total) == ((69,), 70)
         assert (attack.defense.rolls, attack.defense.total) == ((7,), 30)
@@ -88,8 +94,8 @@ def test_cians_crossbow_kills_the_goblin():
     with opened(setup_of(opend6.battle(c_at=(2, 3), g_at=(14, 3), forced=False)), (5, 2)) as fight:
         assert fight.session.active == "red-1"
         events, prompts = typed(fight, Attack("red-1", "blue-1"), (4, 5, 3, 6, 3, 5, 4, 6, 3))
-        assert prompts[:5] == ["Cian: roll a d6 for the attack"] * 3 + [
-            "Cian: roll a d6 for the attack (Wild Die)"] * 2
+        assert prompts[:5] == [f"Cian, attacking Goblin: roll {n} for the attack" for n in ("3d6", "2d6", "a d6")] + [
+            "Cian, attacking Goblin: roll a d6 for the attack (Wild Die)"] * 2
         attack = of(events, AttackResolved)[0]
         assert attack.attack.rolls == (4, 5, 3, 6, 3) and attack.attack.total == 21
         assert attack.defense.total == 15 and attack.hit
@@ -108,13 +114,14 @@ def test_arik_devin_and_the_thrasher():
         typed(fight, Move("red-2", tuple((x, 5) for x in range(2, 8))), ())
         typed(fight, Move("blue-1", ((9, 4), (8, 4))), ())
         events, prompts = typed(fight, Attack("blue-1", "red-2", "basic"), (12, 4))
-        assert prompts == ["Wicked Thrasher: roll a d20 for the hit", "Wicked Thrasher: roll a d6 for the damage"]
+        assert prompts == ["Wicked Thrasher, attacking Devin: roll a d20 for the hit",
+                           "Wicked Thrasher, attacking Devin: roll a d6 for the damage"]
         attack = of(events, AttackResolved)[0]
         assert attack.hit and (attack.attack.total, attack.defense.total) == (15, 13)
         assert of(events, Damaged)[0].taken == 7
         typed(fight, Draw("red-1", 1), ())
         events, prompts = typed(fight, Attack("red-1", "blue-1", "basic"), (5,))
-        assert prompts == ["Arik: roll a d20 for the hit"]
+        assert prompts == ["Arik, attacking Wicked Thrasher: roll a d20 for the hit"]
         attack = of(events, AttackResolved)[0]
         assert attack.detail == "hit test 6 (d20 5 + DEX 1) against Armor Rating 14: miss"
 
@@ -131,9 +138,10 @@ def test_the_defenders_choice_is_asked_of_the_table_then_its_dice():
         assert not isinstance(asked, Refused)
         assert of(asked, DefenseAsked)[0].choices == ("fray", "melee")
         wanted = fight.submit(Respond("blue-1", "melee"))
-        assert isinstance(wanted, RollWanted) and wanted.reason == "Jinx: roll a d100 for the attack"
+        jinx = "Jinx, attacking Exhuman: roll a d100 for the attack"
+        assert isinstance(wanted, RollWanted) and wanted.reason == jinx
         events, prompts = typed(fight, Respond("blue-1", "melee"), (90, 20))
-        assert prompts == ["Jinx: roll a d100 for the attack", "Exhuman: roll a d100 for the defense"]
+        assert prompts == [jinx, "Exhuman: roll a d100 for the defense against Jinx's attack"]
         attack = of(events, AttackResolved)[0]
         assert attack.defense.modifiers[0] == ("melee", 80)
         assert (attack.attack.rolls, attack.defense.rolls, attack.hit) == ((90,), (20,), False)

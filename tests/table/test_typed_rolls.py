@@ -4,6 +4,8 @@ saves and replays exactly; a face the die cannot show is refused with the reason
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import re
 
 import pytest
 
@@ -34,7 +36,15 @@ def test_typed_rolls_give_the_events_of_the_same_faces_forced(ruleset, turns):
     with run.battle:
         assert run.asked, "a battle at the table asks for dice"
         assert {run.battle.session.side_of(w.unit) for w in run.asked} == set(run.battle.table)
-        assert all(w.reason.startswith(f"{w.name}: roll a d{w.sides} for ") for w in run.asked)
+        prompt = re.compile(r"(?P<who>[^:,]+)(, attacking [^:]+)?: roll (a d(?P<one>\d+)|(?P<n>\d+)d(?P<d>\d+)) for ")
+        for w in run.asked:
+            said = prompt.match(w.reason)
+            assert said is not None and said["who"] == w.name, w.reason
+            assert (said["n"] is None) == (w.count == 1), w.reason
+            assert int(said["one"] or said["d"]) == w.sides, w.reason
+        for w, then in itertools.pairwise(run.asked):     # typed one by one: the count goes down
+            if w.count > 1:
+                assert (then.unit, then.what, then.sides, then.count) == (w.unit, w.what, w.sides, w.count - 1)
         dice = Dice(5)
         dice.force(*run.raw)
         with new_battle(setup, 5, dice=dice) as forced:
@@ -107,18 +117,18 @@ def test_each_die_is_asked_for_by_name_and_a_face_the_die_cannot_show_is_refused
         before = fight.digest()
         wanted = fight.submit(attack)
         assert isinstance(wanted, RollWanted)
-        assert wanted.reason == "Hollis: roll a d10 for the aim"
+        assert wanted.reason == "Hollis, attacking Trooper: roll a d10 for the aim"
         assert wanted.refusal(12) == "12 cannot come up on a d10: it shows 1 to 10"
         assert wanted.refusal(10) is None
         bad = fight.submit(dataclasses.replace(attack, rolls=(12,)))
-        assert isinstance(bad, RollWanted) and bad.reason == "Hollis: roll a d10 for the aim"
+        assert isinstance(bad, RollWanted) and bad.reason == "Hollis, attacking Trooper: roll a d10 for the aim"
         assert bad.problem == "12 cannot come up on a d10: it shows 1 to 10." and bad.typed == ()
         assert fight.digest() == before and fight.commands == []
         wanted = fight.submit(dataclasses.replace(attack, rolls=(4,)))
         assert isinstance(wanted, RollWanted) and wanted.typed == (4,)
-        assert wanted.reason == "Trooper: roll a d10 for the dodge"
+        assert wanted.reason == "Trooper: roll a d10 for the dodge against Hollis's attack"
         wanted = fight.submit(dataclasses.replace(attack, rolls=(4, 5)))
-        assert wanted.reason == "Hollis: roll a d6 for the damage"
+        assert wanted.reason == "Hollis, attacking Trooper: roll 2d6 for the damage" and wanted.count == 2
         assert fight.digest() == before
         # "He rolls a 4 ... total attack of 11 ... defense roll a 9. Hollis hits." 2d6 -> 7.
         events = fight.submit(dataclasses.replace(attack, rolls=(4, 5, 3, 4, 6, 6)))

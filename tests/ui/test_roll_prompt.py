@@ -58,7 +58,7 @@ async def test_each_die_is_asked_for_and_a_face_the_die_cannot_show_is_refused(s
         screen.orders.play(Attack(hollis, trooper))
         await wait_until(pilot, lambda: isinstance(app.screen, RollPrompt))
         assert "Ann" not in app.screen.wanted.reason
-        await wait_until(pilot, lambda: "Hollis: roll a d10 for the aim" in screen_text(app))
+        await wait_until(pilot, lambda: "Hollis, attacking Trooper: roll a d10 for the aim" in screen_text(app))
         await type_in(pilot, "12")
         assert isinstance(app.screen, RollPrompt) and app.screen.wanted.what == "aim"
         await wait_until(pilot, lambda: "12 cannot come up on a d10: it shows 1 to 10." in screen_text(app))
@@ -66,7 +66,7 @@ async def test_each_die_is_asked_for_and_a_face_the_die_cannot_show_is_refused(s
         assert match.battle.commands == []
         await type_in(pilot, "9")
         await wait_until(pilot, lambda: isinstance(app.screen, RollPrompt) and app.screen.wanted.typed == (9,))
-        await wait_until(pilot, lambda: "Trooper: roll a d10 for the dodge" in screen_text(app))
+        await wait_until(pilot, lambda: "Trooper: roll a d10 for the dodge against Hollis's attack" in screen_text(app))
         await type_in(pilot, "1")
         await wait_until(pilot, lambda: isinstance(app.screen, RollPrompt) and app.screen.wanted.typed == (9, 1))
         assert app.screen.wanted.what == "damage" and app.screen.wanted.unit == hollis
@@ -102,7 +102,8 @@ async def test_an_opend6_pool_on_one_line_and_the_wild_die_rerolled(save_dir: Pa
         screen = await at_my_turn(app, pilot, match)
         screen.orders.play(Attack(hollis, trooper))
         await wait_until(pilot, lambda: isinstance(app.screen, RollPrompt))
-        assert app.screen.wanted.reason == "Hollis: roll a d6 for the attack"
+        assert app.screen.wanted.reason == "Hollis, attacking Trooper: roll 3d6 for the attack"
+        await wait_until(pilot, lambda: "Roll 3d6 and type every face on one line" in screen_text(app))
         await type_in(pilot, "4 5")                                 # two of the pool's dice at once
         await wait_until(pilot, lambda: isinstance(app.screen, RollPrompt) and len(app.screen.wanted.typed) == 2)
         await wait_until(pilot, lambda: "Typed so far for this order: 4 5." in screen_text(app))
@@ -110,11 +111,11 @@ async def test_an_opend6_pool_on_one_line_and_the_wild_die_rerolled(save_dir: Pa
             typed = len(app.screen.wanted.typed)
             await type_in(pilot, "3")
             await wait_until(pilot, lambda n=typed: len(app.screen.wanted.typed) == n + 1)
-        assert app.screen.wanted.reason == "Hollis: roll a d6 for the attack (Wild Die)"
+        assert app.screen.wanted.reason == "Hollis, attacking Trooper: roll a d6 for the attack (Wild Die)"
         pool = app.screen.wanted.typed
         await type_in(pilot, "6")                                   # the Wild Die explodes
         await wait_until(pilot, lambda: app.screen.wanted.typed == (*pool, 6))
-        assert app.screen.wanted.reason == "Hollis: roll a d6 for the attack (Wild Die)"
+        assert app.screen.wanted.reason == "Hollis, attacking Trooper: roll a d6 for the attack (Wild Die)"
         await type_in(pilot, "2")
         await wait_until(pilot, lambda: not isinstance(app.screen, RollPrompt)
                          or app.screen.wanted.what != "attack_wild")

@@ -159,5 +159,6 @@ def spend(session: Session, uid: str, cost: int) -> None:
 
 def carry_out(session: Session, plan: AttackPlan, *, reaction: bool = False) -> AttackResolved:
     """Roll the attack and apply its hits. AP are spent by the caller."""
-    with session.dice.by(plan.attacker):      # at the table: the attacker's rolls
+    # at the table: the attacker's rolls, each naming the attack it is part of
+    with session.dice.by(plan.attacker), session.dice.facing(plan.attacker, plan.target):
         return session.rules.strike(session, plan, reaction)

@@ -183,16 +183,17 @@ def pin(session: Session, uid: str, target: str, attack: Check, weapon_id: str) 
     there, here = session.position(target), session.position(uid)
     assert there is not None and here is not None, "both stand on the map"
     cover = session.grid.cover_against(there, here)
-    with session.dice.by(target):
-        dodge, hit = dodge_fire(rules_of(session), session.combatant(target), attack.total, cover,
-                                session.dice)
-    square = session.position(target)
-    session.emit(SuppressionDodged(target, uid, dodge, hit), square,
-                 to=(session.side_of(uid), session.side_of(target)))
-    if hit:
-        roll = fire_damage(rules_of(session), weapon, session.get(target, c.Armor).resist,
-                           session.dice)
-        apply_damage(session, target, uid, roll, weapon.damage_type)
+    with session.dice.facing(uid, target):
+        with session.dice.by(target):
+            dodge, hit = dodge_fire(rules_of(session), session.combatant(target), attack.total,
+                                    cover, session.dice)
+        square = session.position(target)
+        session.emit(SuppressionDodged(target, uid, dodge, hit), square,
+                     to=(session.side_of(uid), session.side_of(target)))
+        if hit:
+            roll = fire_damage(rules_of(session), weapon, session.get(target, c.Armor).resist,
+                               session.dice)
+            apply_damage(session, target, uid, roll, weapon.damage_type)
     if not session.is_up(target):
         return hit
     posture = session.get(target, c.Posture)

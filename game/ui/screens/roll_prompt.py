@@ -59,9 +59,11 @@ class RollPrompt(GameModal[tuple[int, ...] | None]):
         so_far = f"\nTyped so far for this order: {' '.join(map(str, w.typed))}." if w.typed else ""
         with Vertical(classes="dialog", id="roll-prompt"):
             yield Label(plain(w.reason), classes="dialog-title")
-            yield Static(f"Type the face as the d{w.sides} reads it ({w.first} to {w.last}). "
-                         f"For a pool, type every face on one line (4 5 3), the Wild Die and "
-                         f"its re-rolls last.{so_far}", markup=False, id="roll-about")
+            faces = (f"Roll {w.count}d{w.sides} and type every face on one line, as the dice "
+                     f"read ({w.first} to {w.last}): 4 5 3." if w.count > 1 else
+                     f"Type the face as the d{w.sides} reads it ({w.first} to {w.last}).")
+            yield Static(f"{faces} The dice asked for next may follow on the same line (a Wild "
+                         f"Die and its re-rolls last).{so_far}", markup=False, id="roll-about")
             yield Input(id="roll-faces", restrict=r"[0-9 ,]*", max_length=80,
                         placeholder=f"{w.first} to {w.last}")
             yield Problem(w.problem, id="roll-problem")
