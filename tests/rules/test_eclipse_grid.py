@@ -12,7 +12,7 @@ from game.core.commands import Attack, Defend, EndTurn, Move, Suppress, Throw
 from game.core.dice import Dice
 from game.core.engine import Battle
 from game.rulesets import load_battle, new_battle
-from game.core.events import AttackResolved, Damaged, Refused, StatusChanged
+from game.core.events import AttackResolved, Damaged, Refused, StanceChanged, StatusChanged
 from game.core.queries import action_costs, preview_attack, reach, unit_info
 from game.core.systems.attack import plan_attack
 from game.rulesets.eclipse.core import attack_odds
@@ -86,6 +86,7 @@ def test_jinx_burst_through_the_engine():
         assert (attack.attack.rolls, attack.attack.total) == ((69,), 70)
         assert (attack.defense.rolls, attack.defense.total) == ((7,), 30)
         assert attack.hit and "69 beats 07" in attack.detail
+        assert "knockdown check (SOM x 3) 09 against 75: success, stays standing" in attack.detail
         damaged = of(events, Damaged)[0]
         assert (damaged.rolled, damaged.resisted, damaged.taken) == (21, 10, 11)
         wound = of(events, StatusChanged)[0]
@@ -96,6 +97,15 @@ def test_jinx_burst_through_the_engine():
         assert (info.hp, info.state, info.stance) == (39, "ok", "stand")
         assert info.statuses == ("1 wound",)
         assert fight.session.dice.forced_left == 0
+
+
+def test_a_failed_knockdown_check_puts_the_wounded_down_and_says_so():
+    with battle() as fight:
+        fight.session.dice.force(70, 8, 7, 5, 5, 1, 3, 90)      # the SOM check: 89 against 75
+        events = fight.submit(Attack("red-1", "blue-1", "burst"))
+        attack = of(events, AttackResolved)[0]
+        assert "knockdown check (SOM x 3) 89 against 75: failure, knocked down" in attack.detail
+        assert [(e.unit, e.new) for e in of(events, StanceChanged)] == [("blue-1", "prone")]
 
 
 def test_a_wound_takes_ten_off_every_later_test():

@@ -251,6 +251,11 @@ class EclipseGrid(GridRules):
             dice = "+".join(map(str, out.damage_rolls))
             parts.append(f"damage {dice} = {out.damage_rolled}, armor {out.armor}, "
                          f"{out.damage_applied} through")
+        k = self.core.p.knockdown
+        if out.knockdown is not None and k is not None:
+            stays = "stays standing" if out.knockdown.success else "knocked down"
+            parts.append(f"knockdown check ({k.aptitude.upper()} x {k.multiplier}) "
+                         f"{self._test_text(out.knockdown)}, {stays}")
         parts += list(out.notes)
         if isinstance(self.core, Eclipse1Rules) and self.core.defender_benefit(out):
             parts.append("the defender's critical earns a benefit")
