@@ -232,7 +232,7 @@ def _replay_text(replay, view: str | None) -> None:
     from game.replay import log_lines, seen
 
     for step, battle in replay.walk():
-        lines = log_lines(seen(step.events, view), replay.name)
+        lines = log_lines(seen(step.events, view), replay.name, replay.measure)
         if not lines:
             continue
         where = "the opening" if step.number == 0 else f"round {battle.session.round}"
@@ -313,6 +313,7 @@ def _sim(args: argparse.Namespace) -> int:
     from game.content.loader import load_library, load_setup
     from game.core.events import TurnUnseen
     from game.core.narrate import describe, tell
+    from game.rulesets import health_name
     from game.sim import play
 
     notices: list = []
@@ -341,7 +342,8 @@ def _sim(args: argparse.Namespace) -> int:
         names |= _unit_names(setup) | {setup.scenario.id: setup.scenario.name} | result.names
         namer = lambda ident: names.get(ident, ident)  # noqa: E731
         told = [e for e in result.events if not isinstance(e, TurnUnseen)]   # the log sees all
-        for line in tell(told, lambda event: describe(event, namer), namer):
+        measure = health_name(setup.ruleset)
+        for line in tell(told, lambda event: describe(event, namer, measure), namer):
             say(line)
         say(f"Winner: {labels[result.winner] if result.winner else 'none (a draw)'} "
             f"({result.reason}); "

@@ -228,6 +228,11 @@ class Replay:
     def name(self, ident: str | None) -> str:
         return "nobody" if ident is None else self.names.get(ident, str(ident))
 
+    @property
+    def measure(self) -> str:
+        """What the battle's ruleset calls what damage takes off."""
+        return self.battle.session.rules.health_name
+
     def close(self) -> None:
         self.battle.close()
         for kept in self.checkpoints.values():
@@ -273,11 +278,12 @@ def seen(events: Sequence[Event], view: str | None) -> list[Event]:
     return [event for event in events if view in event.seen_by]
 
 
-def log_lines(events: Sequence[Event], name: Callable[[str], str]) -> list[str]:
-    """The log's lines for `events`, in the words `skirmish sim` and the app use."""
+def log_lines(events: Sequence[Event], name: Callable[[str], str], measure: str = "HP") -> list[str]:
+    """The log's lines for `events`, in the words `skirmish sim` and the app use (`measure`:
+    what the ruleset calls what damage takes off)."""
     def line(event: Event) -> str:
         try:
-            return describe(event, name)
+            return describe(event, name, measure)
         except Exception:           # a new event kind must never break the replay
             return event.kind.replace("_", " ")
     return tell(events, line, name)

@@ -9,8 +9,13 @@ from game.core import events as ev
 Namer = Callable[[str], str]
 
 
-def describe(event: ev.Event, name: Namer) -> str:
-    """One line for the log. `name` turns a uid (or side id) into a display name."""
+def describe(event: ev.Event, name: Namer, measure: str = "HP") -> str:
+    """One line for the log. `name` turns a uid (or side id) into a display name; `measure` is
+    what the ruleset calls what damage takes off (HP, Durability left, Body Points)."""
+    if isinstance(event, ev.Damaged):
+        return _damaged(event, name, measure)
+    if isinstance(event, ev.HealthChanged):
+        return _health(event, name, measure)
     teller = _TELLERS.get(type(event))
     return teller(event, name) if teller else event.kind.replace("_", " ")
 
@@ -81,19 +86,20 @@ def _defense(kind: str, n: Namer) -> str:
     return kind.replace("_", " ") + (f" from {n(against)}" if against else "")
 
 
-def _damaged(e: ev.Damaged, n: Namer) -> str:
+def _damaged(e: ev.Damaged, n: Namer, measure: str) -> str:
     if e.source == "bleeding":
-        return f"{n(e.unit)} bleeds: {e.taken} HP ({e.hp_before} -> {e.hp_after})."
+        return f"{n(e.unit)} bleeds: {e.taken} {measure} ({e.hp_before} -> {e.hp_after})."
     dice = "+".join(map(str, e.rolls))
     armor = f", armor stops {e.resisted}" if e.resisted else ""
-    return (f"{n(e.unit)} takes {e.rolled} {e.damage_type} damage ({dice}){armor}: "
-            f"{e.taken} to HP ({e.hp_before} -> {e.hp_after}).")
+    took = (f"{e.taken} to HP ({e.hp_before} -> {e.hp_after})" if measure == "HP" else
+            f"{e.taken} through, {measure} {e.hp_before} -> {e.hp_after}")
+    return f"{n(e.unit)} takes {e.rolled} {e.damage_type} damage ({dice}){armor}: {took}."
 
 
-def _health(e: ev.HealthChanged, n: Namer) -> str:
+def _health(e: ev.HealthChanged, n: Namer, measure: str) -> str:
     words = {"knocked_out": "is knocked unconscious", "dying": "is down and dying",
              "dead": "is dead", "stabilized": "is stabilized", "revived": "is back on their feet"}
-    return f"{n(e.unit)} {words.get(e.state, e.state)} (HP {e.hp})."
+    return f"{n(e.unit)} {words.get(e.state, e.state)} ({measure} {e.hp})."
 
 
 def _morale(e: ev.MoraleChanged, n: Namer) -> str:
@@ -150,8 +156,6 @@ _TELLERS: dict[type, Callable] = {
     ev.PointsSpent: lambda e, n: (f"{n(e.unit)} spends {e.points} Character Point{'s' if e.points != 1 else ''}: "
                                   f"+{e.points}D on the next roll ({e.left} left)."),
     ev.AttackResolved: _attack,
-    ev.Damaged: _damaged,
-    ev.HealthChanged: _health,
     ev.Leaned: lambda e, n: (f"{n(e.unit)} leans out from total cover ({e.ap_cost} AP)." if e.out
                              else f"{n(e.unit)} leans back behind total cover ({e.ap_cost} AP)." if e.ap_cost
                              else f"{n(e.unit)} steps out from behind total cover."),

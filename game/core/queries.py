@@ -53,6 +53,7 @@ class UnitInfo:
     morale: int
     sight: int
     ap_name: str = "AP"             # what one AP is under the ruleset (a complex action...)
+    hp_name: str = "HP"             # what hp counts, in a few letters (DUR: Durability left)
     move_left: int | None = None    # squares of movement in hand (rulesets that count them)
 
 
@@ -82,7 +83,7 @@ def unit_info(battle: Battle, uid: str) -> UnitInfo:
         grenades=tuple(sorted((g, n) for g, n in loadout.grenades.items() if n)),
         abilities=tuple(sorted(stats.abilities.items())), statuses=tuple(statuses),
         morale=stats.morale, sight=stats.sight,
-        ap_name=s.rules.ap_name,
+        ap_name=s.rules.ap_name, hp_name=s.rules.health_short,
         move_left=s.get(uid, c.Tempo).move_left if s.has(uid, c.Tempo) else None)
 
 
@@ -466,6 +467,11 @@ def unit_sheet(battle: Battle, uid: str) -> UnitSheet:
 def modifier_table(battle: Battle) -> list[tuple[str, str]]:
     """The situational modifiers the battle's ruleset lists, as (name, value) rows."""
     return battle.session.rules.modifier_table()
+
+
+def modifier_example(battle: Battle) -> str:
+    """A game master's modifier for one roll, at the scale of the battle's ruleset."""
+    return battle.session.rules.modifier_example
 
 
 def health_bounds(battle: Battle, uid: str) -> tuple[str, int, int]:

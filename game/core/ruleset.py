@@ -426,6 +426,8 @@ class Ruleset:
     # --- the game master's table --------------------------------------------------------------
 
     health_name = "HP"                  # what the ruleset calls what Health.hp counts
+    health_short = "HP"                 # the same, as the unit card's few letters say it
+    modifier_example = "+2 high ground"  # a game master's modifier at this ruleset's scale
 
     def unit_sheet(self, session: Session, uid: str) -> list[tuple[str, str]]:
         """The unit's state in the ruleset's own terms, as (label, value) rows for the game

@@ -58,6 +58,12 @@ def profile_model(engine: str, kind: str) -> type[BaseModel] | None:
     return cls.profile_models().get(kind) if cls is not None else None
 
 
+def health_name(spec: RulesetSpec) -> str:
+    """What the ruleset calls what damage takes off (HP, Durability left, Body Points)."""
+    cls = RULESETS.get(spec.engine)
+    return cls.health_name if cls is not None else "HP"
+
+
 def find_ruleset(spec: RulesetSpec) -> Ruleset:
     cls = ruleset_class(spec.engine)
     if cls is None:

@@ -30,7 +30,7 @@ def unit_card(match: Match, info: UnitInfo, *, own: bool) -> Text:
     text.append(info.name, style="bold")
     text.append(f"\n{match.name(info.side)}\n", style="italic grey70")
     # Each figure and its bar share a line, so the card fits the side panel at 80x24.
-    text.append(f"HP {info.hp:>3}/{info.max_hp:<3} ")
+    text.append(f"{info.hp_name} {info.hp:>3}/{info.max_hp:<3} ")
     text.append_text(bar(info.hp, info.max_hp, "green" if info.hp * 2 > info.max_hp else "red"))
     text.append("\n")
     if info.state != "ok":

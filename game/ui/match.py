@@ -203,7 +203,7 @@ class Match:
 
     def tell(self, event: Event) -> str:
         try:
-            return describe(event, self.name)
+            return describe(event, self.name, self.battle.session.rules.health_name)
         except Exception:           # a new event kind must never break the log
             return event.kind.replace("_", " ")
 

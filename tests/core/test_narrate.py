@@ -45,3 +45,13 @@ def test_a_reaction_fires_a_gun_or_strikes_with_a_blade():
                                           False, 0, 0, ammo, reaction=True), names)
     assert reaction("rifle", 1).startswith("Ann reacts and fires at Bo with Rifle (basic)")
     assert reaction("baton", 0).startswith("Ann reacts and strikes at Bo with Baton (basic)")
+
+
+def test_damage_is_told_in_what_the_ruleset_calls_health():
+    hit = ev.Damaged("b-1", "a-1", (8, 9), 17, "kinetic", 7, 10, 40, 30)
+    dead = ev.HealthChanged("b-1", "dead", -3, "a-1")
+    assert describe(hit, NAMES).endswith("armor stops 7: 10 to HP (40 -> 30).")
+    assert describe(dead, NAMES) == "Bo is dead (HP -3)."
+    assert describe(hit, NAMES, "Durability left").endswith(
+        "armor stops 7: 10 through, Durability left 40 -> 30.")
+    assert describe(dead, NAMES, "Body Points") == "Bo is dead (Body Points -3)."

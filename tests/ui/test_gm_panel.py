@@ -52,6 +52,24 @@ async def test_the_panel_shows_each_rulesets_own_terms(save_dir, scenario):
         await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
 
 
+@pytest.mark.parametrize("scenario, modifier, health", [
+    ("alley", "+2 high ground", "HP"), ("eclipse2_alley", "+20 high ground", "Durability left"),
+    ("opend6_alley", "+2 high ground", "Body Points")])
+async def test_the_examples_and_health_are_in_the_rulesets_scale_and_words(save_dir, scenario, modifier, health):
+    app = make_app(save_dir)
+    async with app.run_test(size=(140, 50)) as pilot:
+        screen, panel = await open_panel(app, pilot, scenario)
+        assert panel.query_one("#gm-modifier").placeholder == modifier
+        hp = screen.match.battle.session.get(panel.chosen, c.Health)
+        assert panel.query_one("#gm-health").placeholder == f"{hp.max_hp * 3 // 4} fell down the stairs"
+        assert f"'s {health} set by hand" in screen_text(app)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
+        card = screen_text(app)
+        short = {"HP": "HP ", "Durability left": "DUR ", "Body Points": "BP "}[health]
+        assert f"{short}{hp.hp:>3}/{hp.max_hp}" in card
+
+
 async def test_a_modifier_and_hp_given_from_the_panel_are_logged_and_saved(save_dir):
     app = make_app(save_dir)
     async with app.run_test(size=(140, 50)) as pilot:

@@ -51,6 +51,8 @@ class EclipseGrid(GridRules):
             wounds=session.get(uid, c.Condition).wounds)
 
     health_name = "Durability left"
+    health_short = "DUR"
+    modifier_example = "+20 high ground"
 
     def sheet_health(self, session: Session, uid: str) -> list[tuple[str, str]]:
         """Damage against Durability and the Death Rating; wounds and their modifier."""

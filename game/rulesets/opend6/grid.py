@@ -109,6 +109,7 @@ class OpenD6Grid(GridRules):
             armor=armor.armor if armor is not None else 0)
 
     health_name = "Body Points"
+    health_short = "BP"
 
     def sheet_health(self, session: Session, uid: str) -> list[tuple[str, str]]:
         """Body Points left, and whether the unit is wounded (dice off every action)."""

@@ -1,6 +1,6 @@
 """The game master's view (`G` on the battle screen): every unit in initiative order with its
 state in its ruleset's words, the ruleset's modifier table, and the calls the rules texts leave
-to the game master: a modifier for a unit's next attack roll, and its HP set by hand.
+to the game master: a modifier for a unit's next attack roll, and its health set by hand.
 
 It shows every unit, seen or not: it is the game master's. The calls are engine commands
 (game/core/commands.py: GiveModifier, SetHealth), so they go into the log and the save; a
@@ -21,7 +21,8 @@ from textual.widgets.option_list import Option
 
 from game.core.commands import Command, GiveModifier, SetHealth
 from game.core.events import Event, Refused
-from game.core.queries import health_bounds, initiative_order, modifier_table, unit_sheet
+from game.core.queries import (health_bounds, initiative_order, modifier_example, modifier_table,
+                               unit_sheet)
 from game.ui.glyphs import plain
 from game.ui.match import Match
 from game.ui.screens.base import GameScreen
@@ -45,7 +46,7 @@ def parse_call(text: str) -> tuple[int, str] | str:
 class GmPanel(GameScreen[None]):
     BINDINGS = [Binding("escape,G,shift+g", "close", "Back to the battle"),
                 Binding("m", "field('gm-modifier')", "Modifier"),
-                Binding("h", "field('gm-health')", "Set HP")]
+                Binding("h", "field('gm-health')", "Set health")]
     AUTO_FOCUS = "#gm-units"
 
     def __init__(self, match: Match, submit: Submit, unit: str | None = None) -> None:
@@ -66,9 +67,10 @@ class GmPanel(GameScreen[None]):
                 yield OptionList(id="gm-units")
                 yield Static("Modifier for the unit's next attack roll (+N or -N, then why; "
                              "0 takes it back)")
-                yield Input(placeholder="+2 high ground", id="gm-modifier", max_length=70)
+                yield Input(placeholder=modifier_example(self.match.battle), id="gm-modifier",
+                            max_length=70)
                 yield Static("", id="gm-health-label")
-                yield Input(placeholder="12 fell down the stairs", id="gm-health", max_length=70)
+                yield Input(id="gm-health", max_length=70)
             with VerticalScroll(id="gm-right"):
                 yield Static("", id="gm-sheet", markup=False)
                 yield Static("", id="gm-table", markup=False)
@@ -122,6 +124,8 @@ class GmPanel(GameScreen[None]):
         name, low, high = health_bounds(battle, uid)
         self.query_one("#gm-health-label", Static).update(
             plain(f"{sheet.name}'s {name} set by hand ({low} to {high}), then why"))
+        example = max(low, min(high, high * 3 // 4))
+        self.query_one("#gm-health", Input).placeholder = f"{example} fell down the stairs"
 
     # --- reacting ----------------------------------------------------------------------------
 

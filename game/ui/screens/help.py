@@ -41,7 +41,7 @@ z                    undo the last move or change of stance (not once it reveale
                      something or rolled dice: the log says why)
 Space                skip the computer's slow replay
 G                    the game master's view: every unit in its rules' words, the
-                     modifier table, a modifier for a unit's next attack, HP by hand
+                     modifier table, a modifier for a unit's next attack, health by hand
 Ctrl+S  save         Ctrl+O  load          Ctrl+P  command palette
 F1 or ?  this help   q  leave the battle   Ctrl+Q  quit"""
 

@@ -140,7 +140,7 @@ class ReplayScreen(GameScreen[None]):
         else:
             events = [e for step in self.replay.steps[told + 1: self.replay.position + 1]
                       for e in step.events]
-            self.log_view.tell(log_lines(seen(events, view), self.replay.name))
+            self.log_view.tell(log_lines(seen(events, view), self.replay.name, self.replay.measure))
         self.status_line.update(self.status())
 
     def _acting(self) -> tuple[Square, UnitInfo] | None:
@@ -171,7 +171,7 @@ class ReplayScreen(GameScreen[None]):
     def _rebuild_log(self) -> None:
         self.log_view.clear()
         events = seen(self.replay.events_until(), self.view)[-LOG_EVENTS:]
-        self.log_view.tell(log_lines(events, self.replay.name))
+        self.log_view.tell(log_lines(events, self.replay.name, self.replay.measure))
 
     def status(self) -> Text:
         """Step N of M, the round, the view, the speed, then whose turn (cut first when narrow)."""
