@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.ai import make_player  # noqa: E402
-from game.content.loader import load_setup as load_any, with_options  # noqa: E402
+from game.content.loader import load_setup as load_any, with_turns  # noqa: E402
 from game.core.commands import EndTurn  # noqa: E402
 from game.rulesets import new_battle  # noqa: E402
 from game.core.events import Refused  # noqa: E402
@@ -44,7 +44,7 @@ def load_setup(scenario: str):
     """A bundled scenario played one unit at a time: these figures time units' own turns
     (bench/bench_orders.py times planning under simultaneous orders)."""
     setup = load_any(scenario)
-    return setup.model_copy(update={"ruleset": with_options(setup.ruleset, {"turns": "sequential"})})
+    return with_turns(setup, "sequential")
 
 
 def decisions(scenario: str, seeds: range, level: str = "hard") -> tuple[list[float], list[float], list[float]]:

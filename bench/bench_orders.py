@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.ai import make_player  # noqa: E402
-from game.content.loader import load_setup, with_options  # noqa: E402
+from game.content.loader import load_setup, with_turns  # noqa: E402
 from game.content.schema import BattleSetup  # noqa: E402
 from game.core.commands import EndTurn, GiveOrders  # noqa: E402
 from game.core.events import Refused  # noqa: E402
@@ -39,10 +39,6 @@ LEVELS = ("simple", "easy", "normal", "hard")
 TARGET_MS = 250.0          # a side's planning, every one of them
 WARM_UP_SEED = 1000
 FIRST_SEED = 100
-
-
-def taking_turns(setup: BattleSetup, turns: str) -> BattleSetup:
-    return setup.model_copy(update={"ruleset": with_options(setup.ruleset, {"turns": turns})})
 
 
 def plannings(setup: BattleSetup, level: str, seeds: range) -> tuple[list[float], list[float], int]:
@@ -97,7 +93,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer battles")
     args = parser.parse_args()
     base = load_setup(SCENARIO)
-    simultaneous = taking_turns(base, "simultaneous")
+    simultaneous = with_turns(base, "simultaneous")
     seeds = range(1 if args.quick else 3)
     print(f"{SCENARIO} under simultaneous orders: a side's planning, each level against itself, "
           f"{len(seeds)} battle(s) (target: every planning <= {TARGET_MS:.0f} ms)")
@@ -112,7 +108,7 @@ def main() -> None:
     print(f"hard against hard on {SCENARIO}, {count} battles each way (after one untimed):")
     rates = {}
     for turns in ("simultaneous", "sequential"):
-        rates[turns] = rate = battles_per_second(taking_turns(base, turns), count)
+        rates[turns] = rate = battles_per_second(with_turns(base, turns), count)
         print(f"  {turns}: {rate['wall']:.2f} battles/s by the clock, {rate['cpu']:.2f} by "
               f"process time ({rate['rounds']:.1f} rounds each)")
     sim, seq = rates["simultaneous"], rates["sequential"]

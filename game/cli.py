@@ -310,7 +310,7 @@ def _validate(paths: Sequence[str]) -> int:
 
 def _sim(args: argparse.Namespace) -> int:
     from game.ai import make_player
-    from game.content.loader import load_library, load_setup
+    from game.content.loader import load_library, load_setup, with_turns
     from game.core.events import TurnUnseen
     from game.core.narrate import describe, tell
     from game.rulesets import health_name
@@ -320,7 +320,11 @@ def _sim(args: argparse.Namespace) -> int:
     setup = load_setup(args.scenario, load_library(args.content), ruleset=args.ruleset,
                        notices=notices)
     _notes(notices)
-    setup = _with_turns(setup, args.turns)
+    if args.turns is not None:
+        try:
+            setup = with_turns(setup, args.turns)
+        except ValueError as why:
+            raise ValueError(f"--turns: {why}") from None
     sides = [s.id for s in setup.scenario.sides]
     names = {"first": args.ai, "other": args.vs or args.ai}
     for name in names.values():
@@ -350,18 +354,6 @@ def _sim(args: argparse.Namespace) -> int:
               f"{result.rounds} rounds, {result.commands} commands, seed {seed}.")
         return 0
     return _many(setup, seed, names, args)
-
-
-def _with_turns(setup, turns: str | None):
-    """The setup with its ruleset's `turns` option set, when --turns asks for one."""
-    from game.content.loader import with_options
-
-    if turns is None:
-        return setup
-    if "turns" not in setup.ruleset.params:
-        raise ValueError(f"--turns: the {setup.ruleset.name} ruleset has one way of taking turns; "
-                         "only skirmish offers the choice")
-    return setup.model_copy(update={"ruleset": with_options(setup.ruleset, {"turns": turns})})
 
 
 def _unit_names(setup) -> dict[str, str]:

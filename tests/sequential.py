@@ -3,15 +3,13 @@
 
 from __future__ import annotations
 
-from game.content.loader import with_options
+from game.content.loader import with_options, with_turns
 from game.content.schema import BattleSetup, RulesetSpec
 
 
 def sequential(setup: BattleSetup) -> BattleSetup:
     """`setup` with its units acting one at a time, if its ruleset has the choice."""
-    if setup.ruleset.engine != "skirmish":
-        return setup
-    return setup.model_copy(update={"ruleset": with_options(setup.ruleset, {"turns": "sequential"})})
+    return with_turns(setup, "sequential") if "turns" in setup.ruleset.params else setup
 
 
 def sequential_rules(spec: RulesetSpec) -> RulesetSpec:

@@ -162,6 +162,20 @@ def with_options(spec: RulesetSpec, options: dict[str, Any]) -> RulesetSpec:
     return spec.model_copy(update={"params": {**spec.params, **options}})
 
 
+TURNS = ("simultaneous", "sequential")
+
+
+def with_turns(setup: BattleSetup, turns: str) -> BattleSetup:
+    """The setup played with its units taking `turns` ("simultaneous": orders chosen at once,
+    "sequential": one unit at a time); ValueError when its ruleset has one way of taking turns."""
+    if turns not in TURNS:
+        raise ValueError(f"turns are {' or '.join(TURNS)}, not {turns!r}")
+    if "turns" not in setup.ruleset.params:
+        raise ValueError(f"the {setup.ruleset.name} ruleset has one way of taking turns; "
+                         "only skirmish offers the choice")
+    return setup.model_copy(update={"ruleset": with_options(setup.ruleset, {"turns": turns})})
+
+
 def _build_setup(library: Library, scenario_id: str, ruleset_id: str | None = None) -> BattleSetup:
     scenario = library.scenarios[scenario_id]
     scope, _ = with_inline(library, scenario)

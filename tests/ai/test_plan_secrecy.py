@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
 from game.ai import make_player
-from game.content.loader import load_setup, with_options
+from game.content.loader import load_setup, with_turns
 from game.core import components as c
 from game.core import orders
 from game.core.commands import (Attack, ChangeStance, Command, GiveOrders, Move, Order, Reload,
@@ -36,9 +36,7 @@ _SETUPS: dict = {}
 
 def simultaneous(scenario: str):
     if scenario not in _SETUPS:
-        setup = load_setup(scenario)
-        _SETUPS[scenario] = setup.model_copy(
-            update={"ruleset": with_options(setup.ruleset, {"turns": "simultaneous"})})
+        _SETUPS[scenario] = with_turns(load_setup(scenario), "simultaneous")
     return _SETUPS[scenario]
 
 

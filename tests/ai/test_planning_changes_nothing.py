@@ -5,14 +5,13 @@ from __future__ import annotations
 import pytest
 
 from game.ai import make_player
-from game.content.loader import load_setup, with_options
+from game.content.loader import load_setup, with_turns
 from game.core.commands import GiveOrders
 from game.rulesets import load_battle, new_battle
 
 
 def simultaneous(scenario: str):
-    setup = load_setup(scenario)
-    return setup.model_copy(update={"ruleset": with_options(setup.ruleset, {"turns": "simultaneous"})})
+    return with_turns(load_setup(scenario), "simultaneous")
 
 
 @pytest.mark.parametrize("level", ["simple", "easy", "hard"])

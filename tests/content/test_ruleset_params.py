@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from game.content.loader import bundled_content_dir, validate_paths
 
 
@@ -50,3 +52,15 @@ def test_a_tabletop_ruleset_without_a_tactical_block_is_refused(tmp_path: Path):
     (tmp_path / "bare.yaml").write_text(text)
     problems = validate_paths([tmp_path / "bare.yaml"])
     assert any("tactical" in p.message and p.line is not None for p in problems)
+
+
+def test_turns_are_set_only_where_the_ruleset_has_the_choice():
+    from game.content.loader import load_setup, with_turns
+
+    skirmish = load_setup("alley")
+    assert with_turns(skirmish, "sequential").ruleset.params["turns"] == "sequential"
+    assert with_turns(skirmish, "simultaneous").ruleset.params["turns"] == "simultaneous"
+    with pytest.raises(ValueError, match="only skirmish offers the choice"):
+        with_turns(load_setup("alley", ruleset="d20"), "sequential")
+    with pytest.raises(ValueError, match="not 'both'"):
+        with_turns(skirmish, "both")

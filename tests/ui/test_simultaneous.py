@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from game.content.loader import load_setup, with_options
+from game.content.loader import load_setup, with_turns
 from game.core import components as c
 from game.core.commands import (Attack, ChangeStance, GiveOrders, Move, Order, Proceed,
                                 SetOverwatch)
@@ -59,9 +59,7 @@ WATCH = DATA / "watch.yaml"
 
 
 def simultaneous_match(scenario, seed: int, humans: set[str]) -> Match:
-    setup = load_setup(str(scenario))
-    setup = setup.model_copy(update={"ruleset": with_options(setup.ruleset,
-                                                             {"turns": "simultaneous"})})
+    setup = with_turns(load_setup(str(scenario)), "simultaneous")
     return Match(new_battle(setup, seed), seats_for(setup, humans))
 
 

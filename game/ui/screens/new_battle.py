@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Input, Label, OptionList, RadioButton, RadioSet, Static
 from textual.widgets.option_list import Option
 
+from game.content.loader import TURNS, with_turns
 from game.content.problems import ContentError
 from game.content.schema import BattleSetup, ScenarioSpec
 from game.content.text import name_problem
@@ -352,10 +353,7 @@ class NewBattle(GameScreen):
         if "turns" not in setup.ruleset.params or not self.query_one("#turns").display:
             return setup
         turns = self._chosen("turns")
-        if turns not in ("simultaneous", "sequential"):
-            return setup
-        from game.content.loader import with_options
-        return setup.model_copy(update={"ruleset": with_options(setup.ruleset, {"turns": turns})})
+        return with_turns(setup, turns) if turns in TURNS else setup
 
     def action_back(self) -> None:
         self.dismiss()
