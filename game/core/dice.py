@@ -55,15 +55,18 @@ def _parse(text: str) -> DiceCode:
 @dataclass(frozen=True, slots=True)
 class RollRequest:
     """A die to be rolled at the table: who rolls it, what for, and the faces it can show
-    (`first` to `first + sides - 1`: a d100 read 00 to 99 has first 0)."""
+    (`first` to `first + sides - 1`: a d100 read 00 to 99 has first 0). A d10 (or d100) read
+    1 to 10 takes a 0 as its 10, as most such dice are marked 0 to 9."""
 
     unit: str
     what: str
     sides: int
     first: int = 1
-    attacker: str = ""     # inside an attack: who makes it, and at whom
+    attacker: str = ""     # inside an attack (or an ambush: `deed`): who makes it, at whom
     target: str = ""
+    deed: str = "attack"
     count: int = 1         # dice of this kind wanted in a row (a pool, or one per hit)
+    then: str = ""         # what the same unit rolls for right after them ("attack_wild")
 
     def same_kind(self, other: RollRequest) -> bool:
         return (self.unit, self.what, self.sides) == (other.unit, other.what, other.sides)
@@ -72,14 +75,28 @@ class RollRequest:
     def last(self) -> int:
         return self.first + self.sides - 1
 
+    @property
+    def zero_is_top(self) -> bool:
+        """Whether a typed 0 is read as the die's highest face (a d10 marked 0 to 9)."""
+        return self.first == 1 and self.sides in (10, 100)
+
     def die(self) -> str:
         return f"d{self.sides}"
 
+    def faces(self) -> str:
+        """The faces it takes, as a prompt says them: "1 to 10; a 0 reads 10"."""
+        zero = f"; a 0 reads {self.last}" if self.zero_is_top else ""
+        return f"{self.first} to {self.last}{zero}"
+
     def refusal(self, value: int) -> str | None:
         """Why `value` cannot be this die's face, or None if it can."""
-        if self.first <= value <= self.last:
+        if self.first <= value <= self.last or (value == 0 and self.zero_is_top):
             return None
-        return f"{value} cannot come up on a {self.die()}: it shows {self.first} to {self.last}"
+        return f"{value} cannot come up on a {self.die()}: it shows {self.faces()}"
+
+    def face(self, value: int) -> int:
+        """A typed face (refusal None) as the die's face from 1 to `sides`."""
+        return self.sides if value == 0 and self.zero_is_top else value - self.first + 1
 
 
 class RollNeeded(Exception):
@@ -119,14 +136,14 @@ class Dice:
         self.typed: deque[int] = deque()
         self.typed_used = 0
         self.roller: str | None = None     # who rolls when a roll site does not say
-        self.scene: tuple[str, str] = ("", "")  # inside an attack: (attacker, target)
+        self.scene: tuple[str, str, str] = ("", "", "attack")  # (attacker, target, deed)
         self.probing = False                # count the dice of a kind wanted at once (see above)
         self.probed: RollRequest | None = None
 
     @contextmanager
-    def facing(self, attacker: str, target: str) -> Iterator[Dice]:
-        """The rolls made inside belong to `attacker`'s attack on `target`."""
-        previous, self.scene = self.scene, (attacker, target)
+    def facing(self, attacker: str, target: str, deed: str = "attack") -> Iterator[Dice]:
+        """The rolls made inside belong to `attacker`'s `deed` (an attack, an ambush) on `target`."""
+        previous, self.scene = self.scene, (attacker, target, deed)
         try:
             yield self
         finally:
@@ -176,7 +193,8 @@ class Dice:
     def _typed(self, request: RollRequest) -> int:
         if self.probed is not None:
             if not self.probed.same_kind(request):
-                raise RollNeeded(self.probed, self.typed_used)
+                then = request.what if request.unit == self.probed.unit else ""
+                raise RollNeeded(dataclasses.replace(self.probed, then=then), self.typed_used)
             self.probed = dataclasses.replace(self.probed, count=self.probed.count + 1)
             return 1
         if not self.typed:
@@ -189,7 +207,7 @@ class Dice:
         if why is not None:
             raise BadRoll(why, request, self.typed_used)
         self.typed_used += 1
-        return value - request.first + 1
+        return request.face(value)
 
     def roll_code(self, code: DiceCode, what: str = "roll", by: str | None = None) -> tuple[int, ...]:
         """The dice of one code; at the table they are asked for together, as one pool (the

@@ -131,6 +131,10 @@ def _named(command: Command) -> str:
     return target if isinstance(target, str) else ""
 
 
+# A roll's deed, as its prompt says it: (what the one making it is doing, what the other meets)
+DEEDS = {"attack": ("attacking", "attack"), "ambush": ("sneaking up on", "stealth")}
+
+
 def words(what: str) -> str:
     """What a roll is for, as a prompt says it: "attack_wild" -> "the attack (Wild Die)"."""
     wild = what.endswith("_wild")
@@ -300,14 +304,17 @@ class Battle:
         r = need.request
         problem = f"{need.why}." if isinstance(need, BadRoll) else ""
         dice = f"{r.count}d{r.sides}" if r.count > 1 else f"a d{r.sides}"
+        if r.then == f"{r.what}_wild":
+            dice += " and the Wild Die"
         who, against = self._name(r.unit), ""
+        doing, done = DEEDS.get(r.deed, (r.deed, r.deed))
         if r.unit == r.target:
-            against = f" against {self._name(r.attacker)}'s attack"
+            against = f" against {self._name(r.attacker)}'s {done}"
         elif r.unit == r.attacker:
-            who += f", attacking {self._name(r.target)}"
+            who += f", {doing} {self._name(r.target)}"
         return RollWanted(f"{who}: roll {dice} for {words(r.what)}{against}",
                           r.unit, self._name(r.unit), r.what, r.sides, r.first,
-                          tuple(typed[:need.typed]), problem, r.count)
+                          tuple(typed[:need.typed]), problem, r.count, r.then)
 
     def _name(self, uid: str) -> str:
         return self.session.get(uid, c.Unit).name if uid in self.session.entities else uid

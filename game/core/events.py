@@ -536,6 +536,7 @@ class RollWanted(Refused):
     typed: tuple[int, ...] = ()
     problem: str = ""         # why the face typed after `typed` was refused, if it was
     count: int = 1            # dice of this kind wanted in a row (a pool, or one per hit)
+    then: str = ""            # what the same unit rolls for right after ("attack_wild")
 
     @property
     def last(self) -> int:
@@ -543,5 +544,12 @@ class RollWanted(Refused):
 
     def refusal(self, value: int) -> str | None:
         """Why `value` cannot be this die's face, or None if it can."""
+        return self._request().refusal(value)
+
+    def faces(self) -> str:
+        """The faces the die takes, as said to the table: "1 to 10; a 0 reads 10"."""
+        return self._request().faces()
+
+    def _request(self) -> Any:
         from game.core.dice import RollRequest
-        return RollRequest(self.unit, self.what, self.sides, self.first).refusal(value)
+        return RollRequest(self.unit, self.what, self.sides, self.first)

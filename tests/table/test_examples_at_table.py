@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from game.core.commands import Attack, Draw, EndTurn, Move, SetOverwatch, Throw
 from game.core.events import AttackResolved, Damaged, Exploded, GrenadeThrown, HealthChanged, StatusChanged
-from game.rulesets import load_battle
+from game.core.dice import RollNeeded
+from game.rulesets import load_battle, new_battle
 from tests.core.builders import GRENADE, RIFLE, setup, unit
 from tests.core.test_worked_examples import OPEN, maire, support
 from tests.rules import test_d20_grid as d20
@@ -94,7 +95,8 @@ def test_cians_crossbow_kills_the_goblin():
     with opened(setup_of(opend6.battle(c_at=(2, 3), g_at=(14, 3), forced=False)), (5, 2)) as fight:
         assert fight.session.active == "red-1"
         events, prompts = typed(fight, Attack("red-1", "blue-1"), (4, 5, 3, 6, 3, 5, 4, 6, 3))
-        assert prompts[:5] == [f"Cian, attacking Goblin: roll {n} for the attack" for n in ("3d6", "2d6", "a d6")] + [
+        assert prompts[:5] == [f"Cian, attacking Goblin: roll {n} and the Wild Die for the attack"
+                               for n in ("3d6", "2d6", "a d6")] + [
             "Cian, attacking Goblin: roll a d6 for the attack (Wild Die)"] * 2
         attack = of(events, AttackResolved)[0]
         assert attack.attack.rolls == (4, 5, 3, 6, 3) and attack.attack.total == 21
@@ -147,3 +149,21 @@ def test_the_defenders_choice_is_asked_of_the_table_then_its_dice():
         assert (attack.attack.rolls, attack.defense.rolls, attack.hit) == ((90,), (20,), False)
         with load_battle(fight.state()) as again:
             assert again.digest() == fight.digest()
+
+
+def test_a_d20_ambush_names_whom_each_stealth_and_awareness_die_is_against():
+    s = setup_of(d20.battle([(d20.arik(), (1, 3)), (d20.devin(), (1, 5))], [(d20.thrasher(), (10, 4))],
+                            initiative=(1, 1, 1), ambush="red"))
+    asked = []
+    faces: tuple[int, ...] = (6, 16, 13)
+    while True:
+        try:
+            with new_battle(s, 1, table=("red", "blue"), opening_rolls=faces):
+                break
+        except RollNeeded as need:
+            asked.append(need.wanted.reason)
+            faces += (10,)
+    assert asked == ["Arik, sneaking up on Wicked Thrasher: roll a d20 for the stealth",
+                     "Wicked Thrasher: roll a d20 for the awareness against Arik's stealth",
+                     "Devin, sneaking up on Wicked Thrasher: roll a d20 for the stealth",
+                     "Wicked Thrasher: roll a d20 for the awareness against Devin's stealth"]

@@ -36,7 +36,7 @@ def test_typed_rolls_give_the_events_of_the_same_faces_forced(ruleset, turns):
     with run.battle:
         assert run.asked, "a battle at the table asks for dice"
         assert {run.battle.session.side_of(w.unit) for w in run.asked} == set(run.battle.table)
-        prompt = re.compile(r"(?P<who>[^:,]+)(, attacking [^:]+)?: roll (a d(?P<one>\d+)|(?P<n>\d+)d(?P<d>\d+)) for ")
+        prompt = re.compile(r"(?P<who>[^:,]+)(, attacking [^:]+)?: roll (a d(?P<one>\d+)|(?P<n>\d+)d(?P<d>\d+))( and the Wild Die)? for ")
         for w in run.asked:
             said = prompt.match(w.reason)
             assert said is not None and said["who"] == w.name, w.reason
@@ -118,11 +118,11 @@ def test_each_die_is_asked_for_by_name_and_a_face_the_die_cannot_show_is_refused
         wanted = fight.submit(attack)
         assert isinstance(wanted, RollWanted)
         assert wanted.reason == "Hollis, attacking Trooper: roll a d10 for the aim"
-        assert wanted.refusal(12) == "12 cannot come up on a d10: it shows 1 to 10"
-        assert wanted.refusal(10) is None
+        assert wanted.refusal(12) == "12 cannot come up on a d10: it shows 1 to 10; a 0 reads 10"
+        assert wanted.refusal(10) is None and wanted.refusal(0) is None
         bad = fight.submit(dataclasses.replace(attack, rolls=(12,)))
         assert isinstance(bad, RollWanted) and bad.reason == "Hollis, attacking Trooper: roll a d10 for the aim"
-        assert bad.problem == "12 cannot come up on a d10: it shows 1 to 10." and bad.typed == ()
+        assert bad.problem == "12 cannot come up on a d10: it shows 1 to 10; a 0 reads 10." and bad.typed == ()
         assert fight.digest() == before and fight.commands == []
         wanted = fight.submit(dataclasses.replace(attack, rolls=(4,)))
         assert isinstance(wanted, RollWanted) and wanted.typed == (4,)
@@ -137,6 +137,20 @@ def test_each_die_is_asked_for_by_name_and_a_face_the_die_cannot_show_is_refused
         damage = [e for e in events if isinstance(e, Damaged)][0]
         assert (damage.rolled, damage.resisted, damage.taken) == (7, 3, 4)
         assert fight.commands[-1].rolls == (4, 5, 3, 4)   # the faces it used, no more
+
+
+def test_a_d10_marked_0_to_9_is_typed_as_it_reads():
+    """A 0 on a d10 is its 10: Hollis's aim die typed 0 totals as a 10 would."""
+    totals = []
+    for face in (0, 10):
+        with duel() as fight:
+            events = fight.submit(Attack("spacer-1", "olea-1", aim=2, rolls=(face, 1, 3, 4, 6, 6)))
+            assert not isinstance(events, Refused), events
+            totals.append([e for e in events if isinstance(e, AttackResolved)][0].attack)
+            assert fight.commands[-1].rolls[0] == face     # kept as typed: the save replays it
+            with load_battle(fight.state()) as again:
+                assert again.digest() == fight.digest()
+    assert totals[0] == totals[1] and totals[0].rolls == (10,)
 
 
 def test_the_app_rolls_for_a_side_not_at_the_table():

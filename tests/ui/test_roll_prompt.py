@@ -61,7 +61,7 @@ async def test_each_die_is_asked_for_and_a_face_the_die_cannot_show_is_refused(s
         await wait_until(pilot, lambda: "Hollis, attacking Trooper: roll a d10 for the aim" in screen_text(app))
         await type_in(pilot, "12")
         assert isinstance(app.screen, RollPrompt) and app.screen.wanted.what == "aim"
-        await wait_until(pilot, lambda: "12 cannot come up on a d10: it shows 1 to 10." in screen_text(app))
+        await wait_until(pilot, lambda: "12 cannot come up on a d10: it shows 1 to 10; a 0 reads 10." in screen_text(app))
         assert app.screen.query_one("#roll-faces").value == "12"      # the line is kept
         assert match.battle.commands == []
         await type_in(pilot, "9")
@@ -102,8 +102,9 @@ async def test_an_opend6_pool_on_one_line_and_the_wild_die_rerolled(save_dir: Pa
         screen = await at_my_turn(app, pilot, match)
         screen.orders.play(Attack(hollis, trooper))
         await wait_until(pilot, lambda: isinstance(app.screen, RollPrompt))
-        assert app.screen.wanted.reason == "Hollis, attacking Trooper: roll 3d6 for the attack"
+        assert app.screen.wanted.reason == "Hollis, attacking Trooper: roll 3d6 and the Wild Die for the attack"
         await wait_until(pilot, lambda: "Roll 3d6 and type every face on one line" in screen_text(app))
+        assert "The Wild Die's face may follow on the same line" in str(app.screen.query_one("#roll-about").render())
         await type_in(pilot, "4 5")                                 # two of the pool's dice at once
         await wait_until(pilot, lambda: isinstance(app.screen, RollPrompt) and len(app.screen.wanted.typed) == 2)
         await wait_until(pilot, lambda: "Typed so far for this order: 4 5." in screen_text(app))
@@ -186,3 +187,18 @@ async def test_two_sides_at_the_table_pass_no_keyboard(save_dir: Path):
         screen.orders.play(EndTurn(hollis))
         await wait_until(pilot, lambda: match.active_uid == trooper and screen.my_turn())
         assert screen.viewer == "red" and app.screen is screen
+
+
+async def test_a_long_prompt_wraps_rather_than_being_cut(save_dir: Path):
+    from game.core.events import RollWanted
+
+    reason = ("Security rifleman: roll a d100 for the defense against Maire Jensen's attack, "
+              "with every word of it shown")
+    app = make_app(save_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(RollPrompt(RollWanted(reason, "olea-1", "Security rifleman", "defense", 100, 0)))
+        await wait_until(pilot, lambda: isinstance(app.screen, RollPrompt))
+        await pilot.pause()
+        title = app.screen.query_one("#roll-title")
+        assert title.size.height >= 2 and title.size.width < len(reason)
+        assert "shown" in screen_text(app)

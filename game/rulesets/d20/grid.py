@@ -425,8 +425,9 @@ class D20Grid(GridRules):
         if uid in self._unaware.get(target, set()):
             return False                      # already unseen (an ambush): nothing to roll
         stealth = session.get(uid, c.Stats).skills.get("stealth", 0)
-        mine, theirs, won = self.core.ambush(attacker, defender, stealth, defender.awareness,
-                                             roller_from(session.dice, by=uid, defender=target))
+        with session.dice.facing(uid, target, "ambush"):
+            mine, theirs, won = self.core.ambush(attacker, defender, stealth, defender.awareness,
+                                                 roller_from(session.dice, by=uid, defender=target))
         square = session.position(target)
         session.emit(StatusChanged(target, "ambushed" if won else "alert", 1,
                                    f"stealth {mine} against awareness {theirs}: {defender.name} "

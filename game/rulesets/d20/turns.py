@@ -65,8 +65,9 @@ def ambush(self: D20Grid, session: Session) -> None:
             if other.side == unit.side:
                 continue
             them = self.fighter(session, target)
-            mine, theirs, won = self.core.ambush(me, them, stealth, them.awareness,
-                                                 roller_from(session.dice, by=uid, defender=target))
+            with session.dice.facing(uid, target, "ambush"):
+                mine, theirs, won = self.core.ambush(me, them, stealth, them.awareness,
+                                                     roller_from(session.dice, by=uid, defender=target))
             if won:
                 self._unaware.setdefault(target, set()).add(uid)
                 self._surprise.add(uid)

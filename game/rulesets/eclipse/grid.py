@@ -251,6 +251,10 @@ class EclipseGrid(GridRules):
         parts.append(out.reason)
         if out.hit and out.plan is not None:
             dice = "+".join(map(str, out.damage_rolls))
+            if out.plan.bonus:
+                dice += f" {out.plan.bonus:+d}".replace("+", "+ ").replace("-", "- ")
+            if out.plan.multiplier != 1:
+                dice = f"({dice}) x {out.plan.multiplier}"
             parts.append(f"damage {dice} = {out.damage_rolled}, armor {out.armor}, "
                          f"{out.damage_applied} through")
         k = self.core.p.knockdown

@@ -16,7 +16,7 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Input, Static
 
 from game.core.commands import Command
 from game.core.events import Event, Refused, RollWanted
@@ -32,7 +32,7 @@ def read_faces(text: str, wanted: RollWanted) -> tuple[int, ...] | str:
     against the die asked for; the engine checks the others against the dice they go to."""
     words = text.replace(",", " ").split()
     if not words:
-        return f"Type the face the d{wanted.sides} shows ({wanted.first} to {wanted.last})."
+        return f"Type the face the d{wanted.sides} shows ({wanted.faces()})."
     faces = []
     for word in words:
         if not word.isdigit():
@@ -58,14 +58,21 @@ class RollPrompt(GameModal[tuple[int, ...] | None]):
         w = self.wanted
         so_far = f"\nTyped so far for this order: {' '.join(map(str, w.typed))}." if w.typed else ""
         with Vertical(classes="dialog", id="roll-prompt"):
-            yield Label(plain(w.reason), classes="dialog-title")
+            yield Static(plain(w.reason), classes="dialog-title", id="roll-title")
             faces = (f"Roll {w.count}d{w.sides} and type every face on one line, as the dice "
-                     f"read ({w.first} to {w.last}): 4 5 3." if w.count > 1 else
-                     f"Type the face as the d{w.sides} reads it ({w.first} to {w.last}).")
-            yield Static(f"{faces} The dice asked for next may follow on the same line (a Wild "
-                         f"Die and its re-rolls last).{so_far}", markup=False, id="roll-about")
+                     f"read ({w.faces()}): 4 5 3." if w.count > 1 else
+                     f"Type the face as the d{w.sides} reads it ({w.faces()}).")
+            if w.what.endswith("_wild"):
+                after = (" A Wild Die that comes up 6 is rolled again and added: its re-rolls "
+                         "may follow on the same line, or are asked for next.")
+            elif w.then.endswith("_wild"):
+                after = (" The Wild Die's face may follow on the same line (then, if it comes "
+                         "up 6, its re-rolls), or it is asked for next.")
+            else:
+                after = " The dice asked for next may follow on the same line."
+            yield Static(f"{faces}{after}{so_far}", markup=False, id="roll-about")
             yield Input(id="roll-faces", restrict=r"[0-9 ,]*", max_length=80,
-                        placeholder=f"{w.first} to {w.last}")
+                        placeholder=w.faces())
             yield Problem(w.problem, id="roll-problem")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Roll", id="roll", variant="primary")
