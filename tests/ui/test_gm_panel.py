@@ -81,6 +81,8 @@ async def test_a_modifier_and_hp_given_from_the_panel_are_logged_and_saved(save_
         await pilot.pause()
         assert battle.commands[-1] == GiveModifier(active, 2, "high ground")
         assert "Next attack roll: +2 (high ground)" in screen_text(app)
+        done = str(panel.query_one("#gm-done").render())
+        assert done.startswith("Done (in the log): The game master gives") and "+2: high ground" in done
         await pilot.press("h", *"15 fell down the stairs", "enter")
         await pilot.pause()
         assert battle.commands[-1] == SetHealth(active, 15, "fell down the stairs")

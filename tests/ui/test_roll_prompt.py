@@ -92,6 +92,9 @@ async def test_escape_takes_the_order_back(save_dir: Path):
         await wait_until(pilot, lambda: app.screen is screen)
         assert match.battle.digest() == before and match.battle.commands == []
         assert screen.my_turn()
+        await wait_until(pilot, lambda: bool(list(app._notifications)))
+        told = [n for n in app._notifications if "taken back" in n.message]
+        assert told and all(n.severity == "information" and n.title != "Not possible" for n in told)
 
 
 async def test_an_opend6_pool_on_one_line_and_the_wild_die_rerolled(save_dir: Path):

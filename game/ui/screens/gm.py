@@ -61,6 +61,7 @@ class GmPanel(GameScreen[None]):
         yield Static(plain(f"The game master's view: {ruleset}, round {self.match.battle.session.round}"
                            " (every unit, seen or not)"), classes="screen-title", markup=False)
         yield Problem("", id="gm-problem")
+        yield Static("", id="gm-done", markup=False)
         with Horizontal(id="gm-body"):
             with Vertical(id="gm-left"):
                 yield Static("Initiative order", classes="first")
@@ -155,12 +156,16 @@ class GmPanel(GameScreen[None]):
             self.say(f"Not possible: {result.reason}")
             return
         self.say("")
+        told = " ".join(self.match.tell(e) for e in result)
+        self.query_one("#gm-done", Static).update(f"Done (in the log): {told}" if told else "")
         event.input.value = ""
         self.refresh_units()
         self.query_one("#gm-units", OptionList).focus()
 
     def say(self, text: str) -> None:
         self.query_one("#gm-problem", Problem).update(text)
+        if text:
+            self.query_one("#gm-done", Static).update("")
 
     def action_field(self, ident: str) -> None:
         self.query_one(f"#{ident}", Input).focus()

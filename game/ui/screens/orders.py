@@ -230,6 +230,9 @@ class Orders:
         screen = self.screen
         if not screen.alive():
             return
+        if result == Refused(TAKEN_BACK):           # the table's own choice: no warning
+            screen.notify(result.reason, timeout=3, markup=False)
+            return
         if isinstance(result, Refused):
             screen.notify(result.reason, title="Not possible", severity="warning", timeout=4,
                           markup=False)
