@@ -163,6 +163,9 @@ def test_critical_effects_by_damage_type(damage_type: str, face: int, status: st
     out = RULES.attack(DEVIN, THRASHER, weapon, Situation(),
                        Fixed(hit=20, damage=[1], critical_effect=face, status_duration=2))
     assert out.status == status
+    needs = {"rending": 14, "piercing": 16}[damage_type]
+    assert out.effect == (f"critical effect (bleeding): d20 {face}, {needs} or more to take hold: "
+                          + ("it does" if status else "it does not"))
 
 
 def test_concussive_and_aether_criticals() -> None:
@@ -176,6 +179,7 @@ def test_concussive_and_aether_criticals() -> None:
     mage = Fighter("Mage", {"mag": 2})
     out = RULES.attack(mage, Fighter("T", {"wil": 2}), bolt, Situation(), Fixed(hit=20, damage=[2], willpower=13))
     assert out.status == "stunned" and out.status_turns == 2               # 13 + 2 = 15 < 16
+    assert out.effect == "critical effect (stunned): Willpower 15, below 16 to take hold: it does"
 
 
 def test_turn_budget_statuses_and_ambush() -> None:

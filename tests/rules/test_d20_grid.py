@@ -592,7 +592,9 @@ def test_frost_takes_half_an_action_once_and_halves_the_speed_for_its_duration()
     with battle([(devin(weapons=("frost",)), (2, 3))], [(thrasher(), (3, 3))],
                 initiative=(20, 1)) as fight:
         fight.session.dice.force(20, 1, 16, 3)            # hit, damage, effect, 1d4 turns
-        ok(fight.submit(Attack("red-1", "blue-1", "basic")))
+        events = ok(fight.submit(Attack("red-1", "blue-1", "basic")))
+        assert "critical effect (frozen): d20 16, 16 or more to take hold: it does" in (
+            of(events, AttackResolved)[0].detail)
         assert cond(fight, "blue-1").statuses["frozen"] == 3
         aps, speeds = [], []
         for _ in range(4):

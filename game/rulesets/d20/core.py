@@ -192,6 +192,7 @@ class Outcome:
     status: str | None = None
     status_turns: int = 0
     armor_loss: int = 0
+    effect: str = ""                                     # a critical's effect test, in words
     retaliation: int = 0                                 # riposte or rebound damage to the attacker
 
 
@@ -333,21 +334,28 @@ class D20Rules:
             return "dead"
         return "unconscious" if left <= 0 else "ok"
 
-    def crit_effect(self, weapon: Weapon, defender: Fighter, roll: Roll) -> tuple[str | None, int, int]:
-        """(status, turns, armor lost) a critical inflicts by its damage type."""
+    def crit_effect(self, weapon: Weapon, defender: Fighter,
+                    roll: Roll) -> tuple[str | None, int, int, str]:
+        """(status, turns, armor lost) a critical inflicts by its damage type, and its test in
+        words ("" when the damage type has no effect)."""
         effect = self.p.crit_effects.get(weapon.damage_type)
         if effect is None:
-            return None, 0, 0
+            return None, 0, 0, ""
+        what = effect.status or "armor damage"
         if effect.test == "willpower_below":
             value = roll("willpower", 1, self.p.die) + defender.attributes.get(self.p.willpower_attribute, 0)
             landed = value < effect.value
+            test = f"Willpower {value}, below {effect.value} to take hold"
         else:
-            landed = roll("critical_effect", 1, self.p.die) >= effect.value
+            value = roll("critical_effect", 1, self.p.die)
+            landed = value >= effect.value
+            test = f"d20 {value}, {effect.value} or more to take hold"
+        told = f"critical effect ({what}): {test}: {'it does' if landed else 'it does not'}"
         if not landed:
-            return None, 0, 0
+            return None, 0, 0, told
         if effect.armor_loss:
-            return (None, 0, effect.armor_loss) if defender.armored else (None, 0, 0)
-        return effect.status, self.status_turns(effect.status, roll), 0
+            return (None, 0, effect.armor_loss, told) if defender.armored else (None, 0, 0, told)
+        return effect.status, self.status_turns(effect.status, roll), 0, told
 
     def status_turns(self, name: str | None, roll: Roll) -> int:
         status = self.p.statuses.get(name or "")
@@ -410,13 +418,14 @@ class D20Rules:
             rolls.append(faces)
             totals.append(self.damage_total(sum(faces), attacker, weapon, defender,
                                             critical, kind.damage_multiplier))
-        status, turns, armor_loss = self.crit_effect(weapon, defender, roll) if critical else (None, 0, 0)
+        status, turns, armor_loss, effect = (self.crit_effect(weapon, defender, roll) if critical
+                                             else (None, 0, 0, ""))
         after = defender.damage + sum(totals)
         base.update(damage_after=after, state=self.state_for(after, defender))
         why = "critical: through armor" if critical else f"hit test {test} reaches Armor Rating {defender.armor_rating}"
         return Outcome(hit=True, reason=why, hits=hits, reaction=reaction, damage_rolls=tuple(rolls),
                        damage_rolled=tuple(totals), damage_applied=sum(totals), status=status,
-                       status_turns=turns, armor_loss=armor_loss, **base)
+                       status_turns=turns, armor_loss=armor_loss, effect=effect, **base)
 
     def ambush(self, ambusher: Fighter, target: Fighter, stealth: int, awareness: int,
                roll: Roll) -> tuple[int, int, bool]:

@@ -42,7 +42,7 @@ def detail(self: D20Grid, out: Outcome, sit: Situation, attacker: Fighter, defen
                 text += f", {out.retaliation} damage back to {attacker.name}"
             return text
         text += ("not critical, against a critical hit"
-                 if out.critical and total > out.hit_test else "too low")
+                 if out.critical and total > out.hit_test else f"too low for hit test {out.hit_test}")
     elif why_not:
         text += f" ({why_not})"
     if out.hits > 1:
@@ -50,6 +50,8 @@ def detail(self: D20Grid, out: Outcome, sit: Situation, attacker: Fighter, defen
     rolled = ", ".join(f"{'+'.join(map(str, faces))} -> {total}"
                        for faces, total in zip(out.damage_rolls, out.damage_rolled, strict=True))
     text += f"; damage {rolled}"
+    if out.effect:
+        text += f"; {out.effect}"
     if out.status:
         text += f"; {defender.name} is {out.status} for {out.status_turns} turns"
     if out.armor_loss:
