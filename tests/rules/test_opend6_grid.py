@@ -92,8 +92,8 @@ def test_cians_two_standing_actions_cost_a_die_and_the_crossbow_kills_the_goblin
         assert attack.defense.total == 15
         assert attack.defense.modifiers == (("passive defense", 10), ("medium range", 5))
         assert attack.hit and attack.ap_cost == 1
-        assert attack.detail == ("Marksmanship 5D-1D rolls 21 against difficulty 15 "
-                                 "(passive defense 10, medium range +5)")
+        assert attack.detail == ("Marksmanship 5D-1D rolls 4+5+3, Wild Die 6+3 = 21 against "
+                                 "difficulty 15 (passive defense 10, medium range +5)")
         assert describe(attack, fight.names().get).endswith("(passive defense 10, medium range +5): 1 hit.")
         damaged = of(events, Damaged)[0]
         assert (damaged.rolls, damaged.rolled, damaged.taken, damaged.hp_after) == ((5, 4, 6, 3), 18, 18, -6)
@@ -279,7 +279,7 @@ def test_armor_and_body_points_and_a_wound_costs_a_die_on_later_rolls():
         fight.session.dice.force(4)                      # marksmanship 3D - 1D - 1D = 1D: a Wild 4
         attack = of(fight.submit(Attack("blue-1", "red-1")), AttackResolved)[0]
         assert attack.attack.rolls == (4,)
-        assert attack.detail.startswith("Marksmanship 3D-1D-1D wounded rolls 4")
+        assert attack.detail.startswith("Marksmanship 3D-1D-1D wounded rolls Wild Die 4 = 4 ")
 
 
 def test_strength_damage_for_a_punch():

@@ -164,7 +164,7 @@ def test_two_rounds_of_aim_add_two_dice_to_the_shot() -> None:
         assert ("aim D", 2) in before.attack_modifiers
         fight.session.dice.force(1, 1, 1, 1, 1, 2)                 # 6D: 7, a miss
         attack = of(fight.submit(Attack("red-1", "blue-1")), AttackResolved)[0]
-        assert len(attack.attack.rolls) == 6 and "5D-1D+2D aim rolls 7" in attack.detail
+        assert len(attack.attack.rolls) == 6 and "5D-1D+2D aim rolls 1+1+1+1+1, Wild Die 2 = 7" in attack.detail
         # The aim is spent: the next shot is back to 4D.
         fight.session.dice.force(1, 1, 1, 2)
         again = of(fight.submit(Attack("red-1", "blue-1")), AttackResolved)[0]
@@ -192,7 +192,7 @@ def test_character_points_add_a_die_each_and_come_from_the_units_pool() -> None:
         assert "at most 2" in fight.submit(SpendPoints("red-1", 1)).reason
         fight.session.dice.force(1, 1, 1, 1, 1, 2)                 # 4D + 2 Character Point dice
         attack = of(fight.submit(Attack("red-1", "blue-1")), AttackResolved)[0]
-        assert len(attack.attack.rolls) == 6 and "+2D Character Points rolls 7" in attack.detail
+        assert len(attack.attack.rolls) == 6 and "+2D Character Points rolls 1+1+1+1+1, Wild Die 2 = 7" in attack.detail
         assert fight.session.rules.character_points(fight.session, "red-1") == 1
         assert "has 1 Character Point left" in fight.submit(SpendPoints("red-1", 2)).reason
 

@@ -421,6 +421,18 @@ class OpenD6Grid(GridRules):
         return event
 
     @staticmethod
+    def faces_text(roll: D6Roll) -> str:
+        """A roll's dice and total: "4+5+3, Wild Die 6+3 = 21" (pips and a removed die said)."""
+        parts = ["+".join(map(str, roll.dice))] if roll.dice else []
+        if roll.wild:
+            parts.append("Wild Die " + "+".join(map(str, roll.wild)))
+        if roll.code.pips:
+            parts.append(f"{roll.code.pips:+d} pips")
+        if roll.removed:
+            parts.append("less " + "+".join(map(str, roll.removed)))
+        return f"{', '.join(parts)} = {roll.total}" if parts else str(roll.total)
+
+    @staticmethod
     def backlash_text(out: Outcome) -> str:
         if out.backlash is None:
             return ""
@@ -482,7 +494,7 @@ class OpenD6Grid(GridRules):
 
     def detail(self, out: Outcome, sit: Situation, attacker: Fighter, weapon: Weapon,
                note: str | None) -> str:
-        """One line: "Marksmanship 5D-1D rolls 17 against difficulty 15 (passive defense 10,
+        """One line: "Marksmanship 5D-1D rolls 4+5+3, Wild Die 6+3 = 21 against difficulty 15 (passive defense 10,
         short range, 50% hidden +6)". The log adds the verdict, and the damage has its own line."""
         base = self.core.code_of(attacker, weapon.skill)
         text = f"{weapon.skill.replace('_', ' ').capitalize()} {base}"
@@ -498,7 +510,7 @@ class OpenD6Grid(GridRules):
             text += f" (kept at {out.attack.code.dice}D)"
         if sit.character_points:
             text += f" +{sit.character_points}D Character Point{'s' if sit.character_points > 1 else ''}"
-        text += f" rolls {out.attack.total}"
+        text += f" rolls {self.faces_text(out.attack)}"
         if out.attack.complication:
             text += " (Wild Die 1: a complication)"
         (label, value), *mods = out.difficulty_parts

@@ -424,7 +424,8 @@ class GridRules(BlockRules):
             raise NotImplementedError
         attributes = session.get(uid, c.Stats).attributes
         score = sum(attributes.get(a, 0) for a in spec.attributes) // spec.divisor
-        label = "+".join(spec.attributes) + (f" / {spec.divisor}" if spec.divisor > 1 else "")
+        named = "+".join(a.upper() for a in spec.attributes)
+        label = f"({named})/{spec.divisor}" if spec.divisor > 1 else named
         check = Check.of("initiative", (session.dice.roll(spec.die, "initiative"),), [(label, score)])
         return check, (score,)
 
