@@ -351,7 +351,9 @@ class GridRules(BlockRules):
         health, ap = session.get(uid, c.Health), session.get(uid, c.ActionPoints)
         cond, tempo = session.get(uid, c.Condition), session.get(uid, c.Tempo)
         rows = self.sheet_health(session, uid)
-        rows += [("State", health.state), (self.ap_name, f"{ap.current}/{ap.per_turn}"),
+        ap_label = self.ap_name[:1].upper() + self.ap_name[1:]
+        ap_label += "" if ap_label.endswith("s") else "s"
+        rows += [("State", health.state), (f"{ap_label} left", f"{ap.current}/{ap.per_turn}"),
                  ("Movement left", f"{tempo.move_left} squares"),
                  ("Stance", session.get(uid, c.Posture).stance),
                  ("Defends with", cond.standing)]
