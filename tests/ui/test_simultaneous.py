@@ -252,8 +252,10 @@ async def test_the_round_is_paused_paced_and_skipped_with_keys(save_dir):
         steps = len(match.history)
         await pilot.pause(1.0)
         assert len(match.history) == steps and match.battle.session.round == 1
-        await pilot.press("greater_than_sign")          # faster
+        await pilot.press("greater_than_sign")          # faster, said while paused too
         assert screen.flow.pace == PACES.index(1.0) - 1
+        await pilot.pause()
+        assert "PAUSED: Space goes on · Pace x2 (< >)" in screen_text(app)
         await pilot.press(*["less_than_sign"] * 5)      # slowest: a step every 1.2 s
         assert screen.flow.pace == len(PACES) - 1
         assert match.battle.session.orders             # orders are left to carry out

@@ -405,9 +405,10 @@ class TurnFlow:
             return ""
         if self.skip_event.is_set():
             return "Skipping to the round's end"
+        pace = f"Pace x{1 / PACES[self.pace]:g} (< >)"
         if not self.resume.is_set():
-            return "PAUSED: Space goes on"
-        return f"Pace x{1 / PACES[self.pace]:g} (< >) · Space: pause · Enter: skip round"
+            return f"PAUSED: Space goes on · {pace}"
+        return f"{pace} · Space: pause · Enter: skip round"
 
     async def pause(self, share: float = 1.0) -> None:
         delay = getattr(self.screen.app, "computer_delay", 0.0) * share
