@@ -205,3 +205,24 @@ async def test_a_long_prompt_wraps_rather_than_being_cut(save_dir: Path):
         title = app.screen.query_one("#roll-title")
         assert title.size.height >= 2 and title.size.width < len(reason)
         assert "shown" in screen_text(app)
+
+
+async def test_a_side_switched_between_person_and_computer_takes_its_default_name(save_dir: Path):
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, NewBattle))
+        form = app.screen
+        await wait_until(pilot, lambda: form.sides)
+        kind, name = form.query_one("#kind-1"), form.query_one("#name-1")
+        assert (str(kind.label), name.value) == ("Computer", "Computer")
+        kind.press()                                   # Computer -> At the table
+        await pilot.pause()
+        assert (str(kind.label), name.value) == ("At the table", "Player 2")
+        kind.press()                                   # -> Person
+        await pilot.pause()
+        assert (str(kind.label), name.value) == ("Person", "Player 2")
+        name.value = "Ines"                            # a name typed is kept
+        kind.press()
+        await pilot.pause()
+        assert (str(kind.label), name.value) == ("Computer", "Ines")

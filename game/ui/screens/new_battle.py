@@ -181,7 +181,11 @@ class NewBattle(GameScreen):
             index = int(ident.removeprefix("kind-"))
             cycle = ["human", "computer", "table"] if self.levels else ["human", "table"]
             kind = self.kinds[index]
-            self._set_kind(index, cycle[(cycle.index(kind) + 1) % len(cycle)] if kind in cycle else "human")
+            new = cycle[(cycle.index(kind) + 1) % len(cycle)] if kind in cycle else "human"
+            typed = self.query_one(f"#name-{index}", Input).value.strip()
+            defaults = {"You", "Computer", f"Player {index + 1}", ""}
+            self._set_kind(index, new, None if typed not in defaults else
+                           "Computer" if new == "computer" else f"Player {index + 1}")
         elif ident.startswith("rolls-"):
             index = int(ident.removeprefix("rolls-"))
             self.npc_rolls[index] = "app" if self.npc_rolls[index] == "table" else "table"
