@@ -51,7 +51,8 @@ def as_float(value: Any, what: str) -> float:
 
 
 def as_list(value: Any, what: str) -> list[Any]:
-    need(isinstance(value, list), what)
+    """A list, or a tuple (a memory handed on without going through JSON)."""
+    need(isinstance(value, (list, tuple)), what)
     return list(value)
 
 
@@ -155,7 +156,7 @@ def _info_from(value: Any) -> UnitInfo:
             args[name] = None if raw is None else (as_str(raw, name) if name == "weapon"
                                                    else as_int(raw, name))
         elif name in ("uid", "name", "side", "template", "state", "stance", "weapon_name",
-                      "ap_name"):
+                      "ap_name", "hp_name"):
             args[name] = as_str(raw, name)
         else:
             args[name] = as_int(raw, name)

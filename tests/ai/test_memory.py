@@ -147,3 +147,19 @@ def test_a_damaged_memory_is_refused_and_changes_nothing(level):
             with pytest.raises(ValueError, match="memory is damaged"):
                 player.restore(bad, battle)
             assert json.dumps(player.memory(), sort_keys=True) == before
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_the_memory_is_taken_back_as_given_or_through_json(level):
+    """A player's memory restores a new player whether it was saved (JSON) or handed on."""
+    setup = load_setup("depot", ruleset="skirmish")
+    with new_battle(setup, SEED) as battle:
+        players = players_for(level, ["alpha", "olea"])
+        while not battle.session.over and not players["olea"].memory()["intel"]["memory"]:
+            play(battle, players, 1)
+        memory = players["olea"].memory()
+        assert memory["intel"]["memory"], "it knows of an enemy"
+        for given in (memory, json.loads(json.dumps(memory))):
+            other = players_for(level, ["olea"])["olea"]
+            other.restore(given, battle)
+            assert json.dumps(other.memory(), sort_keys=True) == json.dumps(memory, sort_keys=True)
