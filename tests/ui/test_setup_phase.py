@@ -114,3 +114,26 @@ async def test_the_mouse_picks_a_unit_up_and_puts_it_down(save_dir):
         assert setup.held == 1 and "low cover square" in screen_text(app)
         await pilot.click("#setup-board", offset=(6 * 2 + 1, 2))      # open ground at [6, 2]
         assert setup.held is None and setup.squares[1] == (6, 2)
+
+
+async def test_the_arrows_move_the_cursor_on_a_map_larger_than_the_screen(save_dir):
+    """The map scrolls to follow the cursor; it never takes the arrows for itself."""
+    from game.content.loader import bundled_content_dir
+    app = make_app(save_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_new_battle(pilot, str(bundled_content_dir() / "scenarios" / "outskirts.yaml"), "5")
+        await pilot.press("ctrl+g")
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen))
+        setup = app.screen
+        await pilot.pause()
+        await pilot.click("#setup-map")                 # a click on the map leaves the keys alone
+        start = setup.cursor
+        await pilot.press("right", "right", "down")
+        await pilot.pause()
+        assert setup.cursor == (start[0] + 2, start[1] + 1)
+        board = setup.query_one("#setup-map")
+        before = board.scroll_y
+        await pilot.press(*["up"] * 40)
+        await pilot.pause()
+        assert setup.cursor[1] == start[1] + 1 - 40
+        assert board.scroll_y < before                   # it followed the cursor up

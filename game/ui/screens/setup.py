@@ -87,11 +87,12 @@ class SetupScreen(GameScreen[None]):
                            f"({self.setup.ruleset.name})"), classes="screen-title", markup=False)
         yield Problem("", id="setup-problem")
         with Horizontal(id="setup-body"):
-            with ScrollableContainer(id="setup-map"):
+            # not focusable: the arrows move the cursor, and the map scrolls to follow it
+            with ScrollableContainer(id="setup-map", can_focus=False):
                 yield Board("", id="setup-board", markup=False)
             with Vertical(id="setup-side"):
                 yield Static("", id="setup-units", markup=False)
-        yield Input(id="setup-path")
+        yield Input(id="setup-path", disabled=True)        # enabled only while asking
         yield Static(HELP, id="setup-help", markup=False)
         yield Footer()
 
@@ -240,13 +241,13 @@ class SetupScreen(GameScreen[None]):
         field.placeholder = ("a unit file's path (its units have `rules:` for these rules), Enter"
                              if what == "add" else "the scenario file to write, e.g. ambush.yaml, Enter")
         field.value = ""
-        field.display = True
+        field.display, field.disabled = True, False
         field.focus()
 
     def close_input(self) -> None:
         self.asking = None
         field = self.query_one("#setup-path", Input)
-        field.display = False
+        field.display, field.disabled = False, True
         self.set_focus(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
