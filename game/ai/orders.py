@@ -32,9 +32,12 @@ def fallback_for(command: Command) -> str:
     return "nearest" if isinstance(command, Attack) else "skip"
 
 
-def rehearsals(battle: Battle, side: str) -> Iterator[tuple[str, Battle]]:
+def rehearsals(battle: Battle, side: str,
+               planned: orders.Planned | None = None) -> Iterator[tuple[str, Battle]]:
     """(unit, its rehearsal) for each unit of `side` that can be given orders, in initiative
-    order. Each rehearsal is a copy of the battle, closed once the next is asked for."""
+    order, after the `planned` orders of the friends that act before it (as the orders are
+    checked when given). Each rehearsal is a copy of the battle, closed once the next is
+    asked for."""
     s = battle.session
     for uid in [u for u in s.order if s.side_of(u) == side and orders.orderable(s, u)]:
         sandbox = battle.copy(detached=True)
@@ -42,6 +45,7 @@ def rehearsals(battle: Battle, side: str) -> Iterator[tuple[str, Battle]]:
         try:
             t.rehearsing = True
             t.planning, t.orders = [], {}
+            orders.play_ahead(t, uid, planned)
             t.turn_index = t.order.index(uid)
             if orders.fresh_turn(t, uid):
                 continue                       # still busy with a long action: no orders
@@ -53,8 +57,9 @@ def rehearsals(battle: Battle, side: str) -> Iterator[tuple[str, Battle]]:
 def plan(battle: Battle, side: str, decide: Decide, planning: Planning) -> GiveOrders:
     """`side`'s orders for the round: each unit's choices, made by `decide` on its rehearsal
     (inside `planning(rehearsal)`, where the player looks at the rehearsal as its battle)."""
-    queues = []
-    for uid, sandbox in rehearsals(battle, side):
+    queues: list[tuple[str, tuple[Order, ...]]] = []
+    planned: dict[str, tuple[Order, ...]] = {}
+    for uid, sandbox in rehearsals(battle, side, planned):
         queue: list[Order] = []
         with planning(sandbox):
             t = sandbox.session
@@ -69,4 +74,5 @@ def plan(battle: Battle, side: str, decide: Decide, planning: Planning) -> GiveO
                     break
                 queue.append(order)
         queues.append((uid, tuple(queue)))
+        planned[uid] = tuple(queue)
     return GiveOrders(side=side, orders=tuple(queues))

@@ -5,14 +5,16 @@ A round opens with planning (`Session.planning`: the sides still to give orders)
 `GiveOrders` is checked here against the position at the round's start, by rehearsing each
 unit's queue on a copy of the battle: the same systems price and check every order, but nothing
 is rolled and nothing the side does not know is asked (no enemy reacts, no unseen unit blocks
-the way, sight is not refreshed). Once every side has given its orders they are carried out:
+the way, sight is not refreshed), after the orders of the friends that act before the unit
+(so a squad can plan through a door a friend leaves earlier in the round). Once every side has
+given its orders they are carried out:
 the units' turns come in initiative order, and each `Proceed` carries out the active unit's
 next order (`carry_out` in the engine), or what its fallback says when it no longer can be.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,19 +58,51 @@ def orderable(session: Session, uid: str) -> bool:
     return uid in session.entities and session.is_up(uid) and not session.has(uid, c.Left)
 
 
-def rehearse(session: Session, uid: str, queue: Sequence[Order]) -> list[Step]:
+Planned = Mapping[str, Sequence[Order]]
+
+
+def rehearse(session: Session, uid: str, queue: Sequence[Order], planned: Planned | None = None,
+             sequence: Sequence[str] = ()) -> list[Step]:
     """Each order of `uid`'s queue as it would go from the round's start, on a copy of the
-    battle; the steps stop after the first one that would be refused."""
-    sandbox, steps = rehearsal(session, uid, queue)
+    battle, after the `planned` orders of the friends that act before it; the steps stop after
+    the first one that would be refused."""
+    sandbox, steps = rehearsal(session, uid, queue, planned, sequence)
     sandbox.close()
     return steps
 
 
-def rehearsal(session: Session, uid: str, queue: Sequence[Order]) -> tuple[Session, list[Step]]:
-    """A detached copy of the battle with `uid`'s turn opened afresh and its queue rehearsed
-    up to the first order that would be refused, and each order's step. Close the copy."""
+def ahead_of(session: Session, uid: str, sequence: Sequence[str] = ()) -> list[str]:
+    """`uid`'s friends that act before it in the round: in initiative order, or in the order
+    its side set (`sequence`, an ambushing side's)."""
+    side = session.side_of(uid)
+    order = list(sequence) or [u for u in session.order if session.side_of(u) == side]
+    return order[:order.index(uid)] if uid in order else []
+
+
+def play_ahead(sandbox: Session, uid: str, planned: Planned | None,
+               sequence: Sequence[str] = ()) -> None:
+    """On a rehearsal (a copy with `rehearsing` set): the `planned` orders of `uid`'s friends
+    that act before it, each queue up to its first order that would be refused."""
+    for friend in ahead_of(sandbox, uid, sequence) if planned else ():
+        queue = planned.get(friend) if planned else None
+        if not queue or not orderable(sandbox, friend) or fresh_turn(sandbox, friend):
+            continue
+        for order in queue:
+            try:
+                rehearse_one(sandbox, friend, order)
+            except Illegal:
+                break
+
+
+def rehearsal(session: Session, uid: str, queue: Sequence[Order], planned: Planned | None = None,
+              sequence: Sequence[str] = ()) -> tuple[Session, list[Step]]:
+    """A detached copy of the battle with the `planned` orders of `uid`'s friends that act
+    before it carried out (each up to the first that would be refused), then `uid`'s turn
+    opened afresh and its queue rehearsed up to the first order that would be refused, and
+    each order's step. Close the copy."""
     sandbox = session.copy(detached=True)
     sandbox.rehearsing = True
+    play_ahead(sandbox, uid, planned, sequence)
     busy = fresh_turn(sandbox, uid)
     steps: list[Step] = []
     for order in queue:
@@ -201,13 +235,15 @@ def give(session: Session, cmd: GiveOrders) -> None:
         for number, order in enumerate(queue, 1):
             if not isinstance(order, Order) or not isinstance(order.command, ORDERABLE):
                 raise Illegal(f"{session.get(uid, c.Unit).name}'s order {number} is not an order.")
-        steps = rehearse(session, uid, queue) if queue else []
-        bad = next((i for i, step in enumerate(steps, 1) if step.problem), None)
-        if bad is not None:
-            raise Illegal(f"{session.get(uid, c.Unit).name}'s order {bad}: {steps[bad - 1].problem}")
         queues[uid] = queue
     if cmd.sequence:
         _check_sequence(session, side, cmd.sequence)
+    for uid, queue in queues.items():     # each after the friends that act before it
+        steps = rehearse(session, uid, queue, queues, cmd.sequence) if queue else []
+        bad = next((i for i, step in enumerate(steps, 1) if step.problem), None)
+        if bad is not None:
+            raise Illegal(f"{session.get(uid, c.Unit).name}'s order {bad}: {steps[bad - 1].problem}")
+    if cmd.sequence:
         session.sequences[side] = tuple(cmd.sequence)
     for uid, queue in queues.items():
         session.orders[uid] = list(queue)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -264,15 +264,18 @@ def standing_at(battle: Battle, uid: str, square: Square, *,
     yield what_if
 
 
-def as_planned(battle: Battle, uid: str, queue: Sequence[Order]) -> Battle:
+def as_planned(battle: Battle, uid: str, queue: Sequence[Order],
+               planned: Mapping[str, Sequence[Order]] | None = None,
+               sequence: Sequence[str] = ()) -> Battle:
     """The battle as `uid` will stand once the orders of `queue` are carried out, rehearsed
     from the round's start as simultaneous orders are checked (`orders.rehearse`: nothing
-    rolled, nothing its side does not know asked, sight as at the round's start); the orders
-    stop at the first that would be refused. Its turn opened afresh: its AP are those the
-    orders leave. A copy of its own to ask queries of while planning (`reach`,
-    `preview_attack`...): the battle itself is never touched. Close it when done."""
+    rolled, nothing its side does not know asked, sight as at the round's start), after the
+    `planned` orders of the friends that act before it; the orders stop at the first that
+    would be refused. Its turn opened afresh: its AP are those the orders leave. A copy of
+    its own to ask queries of while planning (`reach`, `preview_attack`...): the battle itself
+    is never touched. Close it when done."""
     from game.core import orders
-    sandbox, _ = orders.rehearsal(battle.session, uid, queue)
+    sandbox, _ = orders.rehearsal(battle.session, uid, queue, planned, sequence)
     what_if = copy.copy(battle)
     what_if.session = sandbox
     return what_if

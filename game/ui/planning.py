@@ -114,8 +114,15 @@ class Plan:
         """The unit's queue as rehearsed from the round's start (cached until it changes)."""
         if uid not in self._steps:
             queue = self.queue(uid)
-            self._steps[uid] = rehearse(self.match.battle.session, uid, queue) if queue else []
+            self._steps[uid] = self._rehearse(uid, queue) if queue else []
         return self._steps[uid]
+
+    def _rehearse(self, uid: str, queue: list[Order]) -> list[Step]:
+        """`queue` rehearsed after the orders of the friends that act before `uid`."""
+        return rehearse(self.match.battle.session, uid, queue, self.queues, self._sequence())
+
+    def _sequence(self) -> list[str]:
+        return self.sequence if self.ambush else []
 
     def add(self, uid: str, command: Command) -> str:
         """Queue `command` as `uid`'s next order; "" or why it would be refused (then it is
@@ -124,7 +131,7 @@ class Plan:
             return f"{self.match.name(uid)} cannot be given orders this round."
         fallback = "skip"
         trial = [*self.queues[uid], Order(command, fallback)]
-        steps = rehearse(self.match.battle.session, uid, trial)
+        steps = self._rehearse(uid, trial)
         if len(steps) < len(trial) or steps[-1].problem:
             return steps[-1].problem if steps else "Not possible."
         self.queues[uid] = trial
@@ -157,9 +164,8 @@ class Plan:
         return fallback
 
     def _changed(self, uid: str, steps: list[Step] | None = None) -> None:
-        if steps is None:
-            self._steps.pop(uid, None)
-        else:
+        self._steps.clear()          # a friend's orders change what those after it can do
+        if steps is not None:
             self._steps[uid] = steps
         self._close_view()
         self._remember()
@@ -170,7 +176,8 @@ class Plan:
         if self._view is not None and self._view[:2] == (uid, length):
             return self._view[2]
         self._close_view()
-        view = PlannedMatch(self.match, as_planned(self.match.battle, uid, self.queue(uid)), uid)
+        view = PlannedMatch(self.match, as_planned(self.match.battle, uid, self.queue(uid),
+                                                   self.queues, self._sequence()), uid)
         self._view = (uid, length, view)
         return view
 
@@ -194,21 +201,15 @@ class Plan:
             return []
         return [start, *(square for path in paths for square in path)]
 
-    def end_square(self, uid: str) -> tuple[int, int] | None:
-        """Where the unit's queued orders leave it (None if they leave it where it is)."""
-        steps = self.steps(uid)
-        if not steps or steps[-1].square == self.match.position(uid):
-            return None
-        return steps[-1].square
-
-    def sharing_end(self, uid: str) -> str | None:
-        """A friend whose orders end on the square `uid`'s end on: the one that acts second
-        will find it taken."""
-        end = self.end_square(uid)
-        if end is None:
-            return None
-        return next((other for other in self.queues
-                     if other != uid and self.end_square(other) == end), None)
+    def failing(self) -> dict[str, tuple[int, str]]:
+        """The units whose queues would now be refused (a friend acting before them was given
+        an order that stands in their way): unit -> (the order's number, why)."""
+        out = {}
+        for uid, queue in self.queues.items():
+            steps = self.steps(uid) if queue else []
+            if steps and steps[-1].problem:
+                out[uid] = (len(steps), steps[-1].problem)
+        return out
 
     def unplanned(self) -> list[str]:
         """The side's units given no order yet."""
@@ -224,6 +225,8 @@ class Plan:
         if not 0 <= other < len(self.sequence):
             return False
         self.sequence[index], self.sequence[other] = self.sequence[other], self.sequence[index]
+        self._steps.clear()          # who goes first changes what the others can do
+        self._close_view()
         self._remember()
         return True
 

@@ -24,11 +24,12 @@ def test_a_unit_with_nothing_to_do_is_ordered_to_fire_on_sight():
                 last = queue[-1].command if queue else None
                 if not (isinstance(last, Attack) and not last.target):
                     continue
-                assert not rehearse(s, uid, queue)[-1].problem
+                given = dict(command.orders)             # as checked: after friends before it
+                assert not rehearse(s, uid, queue, given)[-1].problem
                 weapon = s.weapons[s.get(uid, c.Loadout).current.weapon]
                 if last.aim < weapon.aim_max:          # aimed as far as the AP pay for
                     more = Order(dataclasses.replace(last, aim=last.aim + 1), queue[-1].fallback)
-                    assert rehearse(s, uid, [*queue[:-1], more])[-1].problem
+                    assert rehearse(s, uid, [*queue[:-1], more], given)[-1].problem
                 checked += 1
             assert battle.submit(command)
         assert checked >= 3

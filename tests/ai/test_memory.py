@@ -108,7 +108,7 @@ def remembers_one_out_of_sight(players: dict) -> bool:
 def test_the_memory_is_what_the_player_knows(tmp_path, level):
     """Saved while a side remembers an enemy it no longer sees: that is in the save, and the
     battle plays on alike."""
-    unsaved, saved, memories = saved_and_unsaved(tmp_path, level, "depot_raid", "skirmish",
+    unsaved, saved, memories = saved_and_unsaved(tmp_path, level, "courier", "skirmish",
                                                  remembers_one_out_of_sight)
     assert saved == unsaved
     intels = [memory["intel"] for memory in memories.values()]

@@ -98,16 +98,16 @@ def candidate(data: st.DataObject, battle: Battle, uid: str, queue: list[Order])
 def random_plan(data: st.DataObject, battle: Battle, side: str) -> GiveOrders:
     """Random orders for `side`: each unit's queue grown by the orders its rehearsal accepts."""
     s = battle.session
-    queues = []
+    queues: dict[str, tuple[Order, ...]] = {}
     for uid in [u for u in s.order if s.side_of(u) == side and orders.orderable(s, u)]:
         queue: list[Order] = []
         for _ in range(data.draw(st.integers(0, 4))):
             order = candidate(data, battle, uid, queue)
-            steps = orders.rehearse(s, uid, [*queue, order])
+            steps = orders.rehearse(s, uid, [*queue, order], queues)   # after friends before it
             if len(steps) == len(queue) + 1 and not steps[-1].problem:
                 queue.append(order)
-        queues.append((uid, tuple(queue)))
-    return GiveOrders(side=side, orders=tuple(queues))
+        queues[uid] = tuple(queue)
+    return GiveOrders(side=side, orders=tuple(queues.items()))
 
 
 def shown(events: list[Event], side: str) -> list[dict]:

@@ -324,11 +324,29 @@ def test_a_rehearsal_never_switches_the_esper_world():
 
 
 def test_a_walk_back_to_where_a_lost_move_left_the_unit_is_already_done():
-    with battle({"a": [(unit("one"), (1, 1)), (unit("two"), (3, 1))], "b": [(unit("far"), (12, 5))]},
+    """The enemy, acting first, steps onto the square a-1 was to walk to and back from."""
+    with battle({"a": [(unit("one"), (1, 1)), (unit("two"), (3, 1))], "b": [(unit("near"), (2, 3))]},
                 [1, 9, 5]) as b:
         assert b.session.order == ["a-2", "b-1", "a-1"]
-        give(b, "a", a_1=[Move("a-1", ((2, 1),)), Move("a-1", ((1, 1),))], a_2=[Move("a-2", ((2, 1),))])
-        events = give(b, "b", b_1=[]) + run_round(b)
+        give(b, "a", a_1=[Move("a-1", ((2, 1),)), Move("a-1", ((1, 1),))], a_2=[])
+        events = give(b, "b", b_1=[Move("b-1", ((2, 2), (2, 1)))]) + run_round(b)
         lost = of(events, OrderLost)
         assert [(e.unit, e.order) for e in lost] == [("a-1", "move")]     # the first, not the walk back
-        assert b.session.position("a-1") == (1, 1) and b.session.position("a-2") == (2, 1)
+        assert b.session.position("a-1") == (1, 1) and b.session.position("b-1") == (2, 1)
+
+
+def test_a_unit_plans_through_the_square_a_friend_leaves_before_it():
+    """a-2 acts first and leaves the doorway (2, 1); a-1, after it, is ordered through it. The
+    other way round, a-1 would act first and find its friend in the way: refused with why."""
+    with battle({"a": [(unit("one"), (1, 1)), (unit("two"), (2, 1))], "b": [(unit("far"), (12, 5))]},
+                [1, 9, 5]) as b:
+        assert b.session.order == ["a-2", "b-1", "a-1"]
+        events = give(b, "a", a_2=[Move("a-2", ((3, 1),))], a_1=[Move("a-1", ((2, 1),))])
+        events += give(b, "b", b_1=[]) + run_round(b)
+        assert of(events, OrderLost) == []
+        assert b.session.position("a-1") == (2, 1) and b.session.position("a-2") == (3, 1)
+    with battle({"a": [(unit("one"), (1, 1)), (unit("two"), (2, 1))], "b": [(unit("far"), (12, 5))]},
+                [9, 1, 5]) as b:
+        assert b.session.order == ["a-1", "b-1", "a-2"]
+        refused = give(b, "a", a_2=[Move("a-2", ((3, 1),))], a_1=[Move("a-1", ((2, 1),))])
+        assert isinstance(refused, Refused) and refused.reason.startswith("One's order 1:"), refused

@@ -435,10 +435,22 @@ def test_two_units_planned_onto_one_square_are_told_of():
     plan = Plan(match, "red")
     watcher, gunner = (uid for uid in plan.units() if match.name(uid) in ("Watcher", "Gunner"))
     assert match.position(watcher) == (12, 1) and match.position(gunner) == (12, 7)
-    assert plan.add(watcher, Move(watcher, ((12, 2), (12, 3), (12, 4)))) == ""
-    assert plan.sharing_end(watcher) is None
-    assert plan.add(gunner, Move(gunner, ((12, 6), (12, 5)))) == ""
-    assert plan.sharing_end(gunner) is None
-    assert plan.add(gunner, Move(gunner, ((12, 4),))) == ""
-    assert plan.sharing_end(gunner) == watcher and plan.sharing_end(watcher) == gunner
+    first, second = sorted((watcher, gunner), key=match.battle.session.order.index)
+    start = {uid: match.position(uid)[1] for uid in (watcher, gunner)}
+
+    def walk(uid, to_row):
+        step = 1 if to_row > start[uid] else -1
+        return Move(uid, tuple((12, row) for row in range(start[uid] + step, to_row + step, step)))
+    assert plan.add(second, walk(second, 4)) == ""
+    assert plan.failing() == {}
+    # the one acting first may be sent there too: then the other's order would be refused
+    assert plan.add(first, walk(first, 4)) == ""
+    number, why = plan.failing()[second]
+    assert number == 1 and "(12, 4) is occupied" in why
+    plan.pop(first)
+    assert plan.failing() == {}
+    # the one acting second cannot be: its friend stands there by then
+    plan.pop(second)
+    assert plan.add(first, walk(first, 4)) == ""
+    assert "occupied" in plan.add(second, walk(second, 4))
     match.close()

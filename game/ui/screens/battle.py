@@ -706,15 +706,16 @@ class BattleScreen(GameScreen):
         if isinstance(command, Attack) and command.target:      # from where it will stand
             unseen = preview_attack(self.acting.battle, command.unit, command.target, command.mode,
                                     command.location, command.aim)
+        failing = self.plan.failing()
         problem = self.plan.add(command.unit, command)
         if problem:
             self.notify(problem, title="Not possible", severity="warning", timeout=4,
                         markup=False)
             return
-        friend = self.plan.sharing_end(command.unit)
-        if friend is not None:
-            self.notify(f"{self.match.name(friend)} is ordered to end on that square too: "
-                        "whichever acts second will find it taken.", timeout=6, markup=False)
+        for friend, (number, why) in self.plan.failing().items():
+            if failing.get(friend) != (number, why):
+                self.notify(f"{self.match.name(friend)} acts later this round, and its order "
+                            f"{number} would now be refused: {why}", timeout=6, markup=False)
         if isinstance(unseen, Refused) and isinstance(command, Attack):
             self.notify(f"Ordered, but as things stand: {unseen.reason} It fires only if "
                         f"{self.match.name(command.target)} is in its sight when its turn comes "
