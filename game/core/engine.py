@@ -165,12 +165,18 @@ class Battle:
                 raise ValueError(f"no such side to play at the table: {', '.join(sorted(unknown))}")
             self.session.dice.at_table = self._at_table
             self.session.dice.type_in(opening_rolls)
+        dice = self.session.dice
         try:
+            dice.probing = bool(self.table)     # a pool of initiative dice is asked at once
             self.opening: list[Event] = self._run(lambda: turns.start_battle(self.session))
+            if dice.probed is not None:
+                raise RollNeeded(dice.probed, dice.typed_used)
         except (RollNeeded, BadRoll) as need:
             need.wanted = self.wanted(need, tuple(opening_rolls))
             self.session.close()
             raise
+        finally:
+            dice.probing = False
         self.opening_rolls = tuple(opening_rolls[:self.session.dice.typed_used])
         self.asking = frozenset(asking) & set(self.session.sides)
         if self.asking and "ask" in rules.standing_choices():

@@ -73,10 +73,11 @@ def _attack(e: ev.AttackResolved, n: Namer) -> str:
         how = "reacts and fires at" if e.ammo_used else "reacts and strikes at"
     where = "" if e.location == "torso" else f" (aimed at the {e.location})"
     outcome = (f"{e.hits} hit{'s' if e.hits != 1 else ''}" if e.hit else "miss")
+    mode = e.mode.replace("_", " ")
     if e.detail:
         verdict = "" if e.detail.endswith(outcome) else f": {outcome}"   # said once, not twice
-        return f"{n(e.attacker)} {how} {n(e.target)} with {n(e.weapon)} ({e.mode}): {e.detail}{verdict}."
-    return (f"{n(e.attacker)} {how} {n(e.target)}{where} with {n(e.weapon)} ({e.mode}): "
+        return f"{n(e.attacker)} {how} {n(e.target)} with {n(e.weapon)} ({mode}): {e.detail}{verdict}."
+    return (f"{n(e.attacker)} {how} {n(e.target)}{where} with {n(e.weapon)} ({mode}): "
             f"attack {e.attack.describe()} against defense {e.defense.describe()}: {outcome}.")
 
 
@@ -90,6 +91,8 @@ def _damaged(e: ev.Damaged, n: Namer, measure: str) -> str:
     if e.source == "bleeding":
         return f"{n(e.unit)} bleeds: {e.taken} {measure} ({e.hp_before} -> {e.hp_after})."
     dice = "+".join(map(str, e.rolls))
+    if e.rolls and sum(e.rolls) != e.rolled:       # a bonus, a multiplier: say the dice's sum
+        dice += f" = {sum(e.rolls)}, {e.rolled} after bonuses and multipliers"
     armor = f", armor stops {e.resisted}" if e.resisted else ""
     took = (f"{e.taken} to HP ({e.hp_before} -> {e.hp_after})" if measure == "HP" else
             f"{e.taken} through, {measure} {e.hp_before} -> {e.hp_after}")
@@ -151,7 +154,7 @@ _TELLERS: dict[type, Callable] = {
                                     else f"{n(e.unit)} goes from {e.old} to {e.new} ({e.ap_cost} AP)."),
     ev.WeaponDrawn: lambda e, n: f"{n(e.unit)} draws the {n(e.weapon)} ({e.ap_cost} AP).",
     ev.Reloaded: lambda e, n: (f"{n(e.unit)} reloads the {n(e.weapon)}: {e.ammo} rounds, "
-                               f"{e.spare} magazines left ({e.ap_cost} AP)."),
+                               f"{e.spare} magazine{'' if e.spare == 1 else 's'} left ({e.ap_cost} AP)."),
     ev.Aimed: lambda e, n: f"{n(e.unit)} aims: +{e.level} ({e.ap_cost} AP).",
     ev.PointsSpent: lambda e, n: (f"{n(e.unit)} spends {e.points} Character Point{'s' if e.points != 1 else ''}: "
                                   f"+{e.points}D on the next roll ({e.left} left)."),

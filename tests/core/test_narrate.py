@@ -55,3 +55,13 @@ def test_damage_is_told_in_what_the_ruleset_calls_health():
     assert describe(hit, NAMES, "Durability left").endswith(
         "armor stops 7: 10 through, Durability left 40 -> 30.")
     assert describe(dead, NAMES, "Body Points") == "Bo is dead (Body Points -3)."
+
+
+def test_damage_beyond_its_dice_says_the_dice_sum_and_a_fire_mode_reads_as_words():
+    head = ev.Damaged("b-1", "a-1", (8, 5, 1, 7, 3), 36, "ballistic", 0, 36, 40, 4)
+    assert describe(head, NAMES).startswith(
+        "Bo takes 36 ballistic damage (8+5+1+7+3 = 24, 36 after bonuses and multipliers): 36 to HP")
+    names = {"a-1": "Ann", "b-1": "Bo", "smg": "SMG"}.get
+    roll, guard = ev.Check("attack", (11,), (), 11), ev.Check("defense", (), (), 5)
+    burst = ev.AttackResolved("a-1", "b-1", "smg", "full_auto", "torso", roll, guard, True, 1, 2, 5)
+    assert "with SMG (full auto):" in describe(burst, names)

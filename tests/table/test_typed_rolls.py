@@ -187,3 +187,13 @@ def test_a_copy_of_a_battle_at_the_table_is_its_own():
         assert copy_.session.dice.at_table.__self__ is copy_
         copy_.close()
         assert battle.digest() == before
+
+
+def test_an_opening_pool_is_asked_for_at_once():
+    """OpenD6 initiative is a pool with a Wild Die: asked as one line before the battle opens."""
+    setup = load_setup("opend6_alley")
+    with pytest.raises(RollNeeded) as asked:
+        new_battle(setup, 1, table=tuple(s.id for s in setup.scenario.sides))
+    wanted = asked.value.wanted
+    assert wanted.count > 1 and wanted.then == "initiative_wild"
+    assert wanted.reason.endswith(f"roll {wanted.count}d6 and the Wild Die for the initiative")

@@ -25,6 +25,7 @@ from game.ui.screens.base import GameModal
 from game.ui.widgets.problem import Problem
 
 TAKEN_BACK = "No die was rolled: the order was taken back."
+EXAMPLE = (4, 5, 3, 2, 6, 1)        # faces to show how a line of several is typed
 
 
 def read_faces(text: str, wanted: RollWanted) -> tuple[int, ...] | str:
@@ -59,8 +60,9 @@ class RollPrompt(GameModal[tuple[int, ...] | None]):
         so_far = f"\nTyped so far for this order: {' '.join(map(str, w.typed))}." if w.typed else ""
         with Vertical(classes="dialog", id="roll-prompt"):
             yield Static(plain(w.reason), classes="dialog-title", id="roll-title")
+            example = " ".join(str(min(face, w.last)) for face in (EXAMPLE * w.count)[:w.count])
             faces = (f"Roll {w.count}d{w.sides} and type every face on one line, as the dice "
-                     f"read ({w.faces()}): 4 5 3." if w.count > 1 else
+                     f"read ({w.faces()}): {example}." if w.count > 1 else
                      f"Type the face as the d{w.sides} reads it ({w.faces()}).")
             if w.what.endswith("_wild"):
                 after = (" A Wild Die that comes up 6 is rolled again and added: its re-rolls "
