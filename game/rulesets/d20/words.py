@@ -47,7 +47,8 @@ def detail(self: D20Grid, out: Outcome, sit: Situation, attacker: Fighter, defen
         text += f" ({why_not})"
     if out.hits > 1:
         text += f"; {out.hits} hits"
-    rolled = ", ".join(f"{'+'.join(map(str, faces))} -> {total}"
+    rolled = ", ".join(f"{'+'.join(map(str, faces))}"
+                       + ("" if len(faces) == 1 and faces[0] == total else f" -> {total}")
                        for faces, total in zip(out.damage_rolls, out.damage_rolled, strict=True))
     text += f"; damage {rolled}"
     if out.effect:

@@ -133,7 +133,8 @@ class SkirmishGrid(SkirmishRules):
         rows += [("running", f"{pen.running:+d}"), ("walked rough ground", f"{pen.rough_walk:+d}"),
                  ("dropped flat", f"{pen.dropped_flat:+d}"), ("beyond range", f"{p.beyond_range:+d}"),
                  ("target concealed", f"{p.concealment_attack_penalty:+d}")]
-        rows += [(f"dodge in {name} cover", f"{value:+d}") for name, value in p.cover_dodge_bonus.items()]
+        rows += [(f"dodge in {name} cover", f"{value:+d}") for name, value in p.cover_dodge_bonus.items()
+                 if name != "none"]
         rows += [(f"morale at {row.min}% or more", f"{row.modifier:+d}") for row in p.morale_table]
         return rows
 

@@ -354,7 +354,7 @@ class GridRules(BlockRules):
         ap_label = self.ap_name[:1].upper() + self.ap_name[1:]
         ap_label += "" if ap_label.endswith("s") else "s"
         rows += [("State", health.state), (f"{ap_label} left", f"{ap.current}/{ap.per_turn}"),
-                 ("Movement left", f"{tempo.move_left} squares"),
+                 ("Movement left", f"{tempo.move_left} square{'' if tempo.move_left == 1 else 's'}"),
                  ("Stance", session.get(uid, c.Posture).stance),
                  ("Defends with", cond.standing)]
         words = self.statuses(session, uid)
