@@ -69,6 +69,7 @@ class Plan:
         self.initiative = [uid for uid in session.order if session.side_of(uid) == side]
         self.sequence = list(self.initiative)
         self.dropped = 0          # orders of a saved draft that no longer fit
+        self.dropped_from: list[tuple[str, int]] = []    # (unit, the first order left out)
         self._restore()
 
     def _restore(self) -> None:
@@ -84,14 +85,15 @@ class Plan:
             return
         if not isinstance(given, GiveOrders) or given.side != self.side:
             return
+        if sorted(given.sequence) == sorted(self.initiative) and self.ambush:
+            self.sequence = list(given.sequence)       # first: who acts before whom
         for uid, queue in given.orders:
             for order in queue:
                 if self.add(uid, order.command):
                     self.dropped += len(queue) - queue.index(order)
+                    self.dropped_from.append((uid, queue.index(order) + 1))
                     break
                 self.queues[uid][-1] = order                  # its fallback too
-        if sorted(given.sequence) == sorted(self.initiative) and self.ambush:
-            self.sequence = list(given.sequence)
         self._remember()
 
     def _remember(self) -> None:

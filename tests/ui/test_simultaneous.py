@@ -411,6 +411,7 @@ def test_orders_planned_but_not_given_are_saved_and_come_back():
     changed = Match.from_state(state)
     refused = Plan(changed, "blue")
     assert not any(refused.queues.values()) and refused.dropped == 1
+    assert refused.dropped_from == [(uid, 1)]                 # whose, and from which order
     changed.close()
     given = match.submit(plan.command())
     assert not isinstance(given, Refused) and match.draft is None

@@ -669,8 +669,10 @@ class BattleScreen(GameScreen):
             self.end_plan()
             self.plan = Plan(self.match, side)
             if self.plan.dropped:
+                whose = ", ".join(f"{self.match.name(uid)}'s from order {number}"
+                                  for uid, number in self.plan.dropped_from)
                 self.say(f"{self.plan.dropped} of the orders planned before the save would now "
-                         "be refused; they are left out.")
+                         f"be refused; they are left out ({whose}).")
             self.forget_attack()
             self.selected = None
         self.select_active()
