@@ -132,13 +132,19 @@ async def test_an_opend6_pool_on_one_line_and_the_wild_die_rerolled(save_dir: Pa
         assert shot.attack.rolls == (*pool, 6, 2)
 
 
+async def new_battle_form(app, pilot) -> NewBattle:
+    """The main menu's New battle form, its sides shown."""
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: isinstance(app.screen, NewBattle))
+    form = app.screen
+    await wait_until(pilot, lambda: form.sides)
+    return form
+
+
 async def test_the_form_offers_at_the_table_and_who_rolls_for_the_computer(save_dir: Path):
     app = make_app(save_dir)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, NewBattle))
-        form = app.screen
-        await wait_until(pilot, lambda: form.sides)
+        form = await new_battle_form(app, pilot)
         kind, rolls = form.query_one("#kind-1"), form.query_one("#rolls-1")
         assert str(kind.label) == "Computer" and rolls.display and str(rolls.label) == "App rolls"
         rolls.press()
@@ -210,10 +216,7 @@ async def test_a_long_prompt_wraps_rather_than_being_cut(save_dir: Path):
 async def test_a_side_switched_between_person_and_computer_takes_its_default_name(save_dir: Path):
     app = make_app(save_dir)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, NewBattle))
-        form = app.screen
-        await wait_until(pilot, lambda: form.sides)
+        form = await new_battle_form(app, pilot)
         kind, name = form.query_one("#kind-1"), form.query_one("#name-1")
         assert (str(kind.label), name.value) == ("Computer", "Computer")
         kind.press()                                   # Computer -> At the table
