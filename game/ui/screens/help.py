@@ -36,7 +36,7 @@ u                    defend (full or active defense, Eclipse Phase, OpenD6, d20)
 n                    declare this round's actions (OpenD6: -1D each beyond the first)
 y                    how this unit meets attacks (Eclipse melee, d20 reactions; ask =
                      a prompt every time)
-e                    end the turn                     .   cursor back to the active unit
+e                    end the turn (or give orders)    .   cursor back to the active unit
 z                    undo the last move or change of stance (not once it revealed
                      something or rolled dice: the log says why)
 Space                skip the computer's slow replay
