@@ -13,14 +13,24 @@ from game.core.orders import rehearse
 from game.rulesets import new_battle
 
 
+def plannings(battle, level: str, rounds: int):
+    """Each side's orders, `level` against `level`, until round `rounds` is over; each is given
+    once the test has looked at it."""
+    s = battle.session
+    players = {side: make_player(level, side, 2) for side in s.sides}
+    while not s.over and s.round <= rounds:
+        command = players[s.acting_side].next_command(battle)
+        if isinstance(command, GiveOrders):
+            yield command
+        assert battle.submit(command)
+
+
 def test_a_unit_with_nothing_to_do_is_ordered_to_fire_on_sight():
     with new_battle(load_setup("depot"), 2) as battle:      # simultaneous: skirmish's default
         s = battle.session
-        players = {side: make_player("hard", side, 2) for side in s.sides}
         checked = 0
-        while not s.over and s.round <= 6:
-            command = players[s.acting_side].next_command(battle)
-            for uid, queue in command.orders if isinstance(command, GiveOrders) else ():
+        for command in plannings(battle, "hard", 6):
+            for uid, queue in command.orders:
                 last = queue[-1].command if queue else None
                 if not (isinstance(last, Attack) and not last.target):
                     continue
@@ -31,7 +41,6 @@ def test_a_unit_with_nothing_to_do_is_ordered_to_fire_on_sight():
                     more = Order(dataclasses.replace(last, aim=last.aim + 1), queue[-1].fallback)
                     assert rehearse(s, uid, [*queue[:-1], more], given)[-1].problem
                 checked += 1
-            assert battle.submit(command)
         assert checked >= 3
 
 
@@ -51,13 +60,9 @@ def test_one_unit_at_a_time_a_unit_holds_as_before():
 
 def test_only_the_level_that_looks_for_enemies_not_seen_yet_fires_on_sight():
     with new_battle(load_setup("depot"), 2) as battle:
-        s = battle.session
-        players = {side: make_player("normal", side, 2) for side in s.sides}
         planned = 0
-        while not s.over and s.round <= 4:
-            command = players[s.acting_side].next_command(battle)
-            for _, queue in command.orders if isinstance(command, GiveOrders) else ():
+        for command in plannings(battle, "normal", 4):
+            for _, queue in command.orders:
                 planned += len(queue)
                 assert not any(isinstance(o.command, Attack) and not o.command.target for o in queue)
-            assert battle.submit(command)
         assert planned
