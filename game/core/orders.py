@@ -83,8 +83,10 @@ def play_ahead(sandbox: Session, uid: str, planned: Planned | None,
                sequence: Sequence[str] = ()) -> None:
     """On a rehearsal (a copy with `rehearsing` set): the `planned` orders of `uid`'s friends
     that act before it, each queue up to its first order that would be refused."""
-    for friend in ahead_of(sandbox, uid, sequence) if planned else ():
-        queue = planned.get(friend) if planned else None
+    if not planned:
+        return
+    for friend in ahead_of(sandbox, uid, sequence):
+        queue = planned.get(friend)
         if not queue or not orderable(sandbox, friend) or fresh_turn(sandbox, friend):
             continue
         for order in queue:
