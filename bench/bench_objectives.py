@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_objectives.py               # 40 battles a scenario
     .venv/bin/python bench/bench_objectives.py --battles 10 --level hard
+    .venv/bin/python bench/bench_objectives.py --ruleset d20    # the same scenarios under d20
 
 Plays every bundled scenario with objectives (and bench/scenarios/, for the kinds no bundled
 scenario decides by), the same level on both sides, seeds 1..N, and counts for each objective
@@ -33,9 +34,9 @@ def scenarios() -> list[str]:
     return bundled + [str(path) for path in sorted((HERE / "scenarios").glob("*.yaml"))]
 
 
-def one(job: tuple[str, int, str]) -> tuple[str | None, str, list[dict]]:
-    scenario, seed, level = job
-    setup = load_setup(scenario)
+def one(job: tuple[str, int, str, str | None]) -> tuple[str | None, str, list[dict]]:
+    scenario, seed, level, ruleset = job
+    setup = load_setup(scenario, ruleset=ruleset)
     players = {side.id: make_player(level, side.id, seed) for side in setup.scenario.sides}
     result = play(setup, seed, players, keep_events=False)
     return result.winner, result.reason, result.outcome["objectives"]
@@ -46,10 +47,11 @@ def main() -> None:
     parser.add_argument("--battles", type=int, default=40)
     parser.add_argument("--level", default="normal")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--ruleset", default=None, help="play under this ruleset instead")
     args = parser.parse_args()
     kinds: Counter = Counter()
     for scenario in scenarios():
-        jobs = [(scenario, seed, args.level) for seed in range(1, args.battles + 1)]
+        jobs = [(scenario, seed, args.level, args.ruleset) for seed in range(1, args.battles + 1)]
         with ProcessPoolExecutor(args.jobs) as pool:
             results = list(pool.map(one, jobs))
         wins = Counter(winner or "draw" for winner, _, _ in results)

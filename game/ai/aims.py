@@ -17,7 +17,7 @@ objectives still open that decide the battle count.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from game.core.engine import Battle
 from game.core.queries import objectives
@@ -46,6 +46,15 @@ NOTHING = Aims()
 def session_objectives(battle: Battle) -> list:
     """The scenario's own `objectives:` (empty for an old `victory:` block)."""
     return battle.session.setup.scenario.objectives
+
+
+def weighed_aims(battle: Battle, side: str, weighs_objectives: bool) -> Aims:
+    """`aims_for`, or for a level that does not weigh objectives (`Level.objectives`) only the
+    zones: no unit is worth more or kept back for an objective."""
+    aims = aims_for(battle, side)
+    if weighs_objectives:
+        return aims
+    return replace(aims, targets=frozenset(), precious=frozenset(), hold_out=False)
 
 
 def aims_for(battle: Battle, side: str) -> Aims:

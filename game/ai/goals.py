@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from game.ai import geometry as geo
-from game.ai.aims import Aims, aims_for
+from game.ai.aims import Aims, weighed_aims
 from game.ai.board import Destinations
 from game.ai.intel import Picture
 from game.core.engine import Battle
@@ -53,9 +53,7 @@ def stance_for(battle: Battle, side: str, picture: Picture, weighs_objectives: b
     """How the side's unit plays now: its objectives first (game.ai.aims), then the enemy.
     Without `weighs_objectives` (the lower levels) only the zone to get to or guard counts: no
     unit is worth more or kept back for an objective."""
-    aims = aims_for(battle, side)
-    if not weighs_objectives:
-        aims = replace(aims, targets=frozenset(), precious=frozenset(), hold_out=False)
+    aims = weighed_aims(battle, side, weighs_objectives)
     stance = _stance(battle, side, picture, aims)
     return replace(stance, wanted=aims.targets) if aims.targets else stance
 

@@ -16,6 +16,12 @@ last magazine within two turns (a d20 full auto) count for the share of them the
 the round limit nears it fears less and closes in, as under skirmish (`goals.lateness`).
 With nothing in sight it advances as the simple player, but never back to the square its turn
 began on (walking off and back is pacing, not a plan).
+
+The objectives (`game.ai.aims`) weigh in with enemies in sight too: a unit whose side scores or
+wins by standing in a zone walks in when it can this turn; the zone to get to or to contest
+pulls every square it weighs (the nearest enemy no longer does), the zone to guard holds it
+within GUARD_SQUARES; at `hard` (`Level.objectives`) the enemy an objective names is worth
+TARGET_WORTH times as much and the unit the side must keep fears harm PRECIOUS times as much.
 """
 
 from __future__ import annotations
@@ -24,8 +30,12 @@ import random
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
+from game.ai import geometry as geo
 from game.ai import memory as m
-from game.ai.goals import CALM, HURRY, lateness
+from game.ai.aims import NOTHING, TARGET_WORTH, Aims, weighed_aims
+from game.ai.goals import CALM, HURRY, PRECIOUS, lateness
 from game.ai.levels import Level
 from game.ai.simple import MIN_VALUE, SimplePlayer, walking_distances
 from game.core.commands import Attack, Command, Declare, Defend, EndTurn, Move
@@ -49,6 +59,10 @@ AIM_DANGER = 0.05         # ... if the enemies in sight expect to take less than
 POINT_CHANCE = (0.3, 0.7)  # a Character Point goes on a shot whose chance is in this band
 SHORTLIST = 10            # squares weighed by exact odds (after a cheap first sort)
 HIGH_GROUND = 0.5         # the first sort's guess of standing above an enemy (superior position)
+ZONE_PULL = 0.06          # per square walked toward the zone the objectives send it to
+ZONE_SCORES = 3.0         # standing where its side scores or wins at once (reach, extract)
+GUARD_SQUARES = 6         # a defender of the zone the enemy must reach stays this close to it
+ZONE_SQUARES = 3          # squares nearest the zone added to those weighed by exact odds
 
 
 class TabletopPlayer:
@@ -63,6 +77,7 @@ class TabletopPlayer:
         self._after = False
         self._start: Square | None = None     # where the unit began its turn
         self._worth: dict[str, float] = {}    # enemy uid -> how much harm it does, by the mean
+        self._aims: Aims = NOTHING            # what the objectives ask, read afresh each command
 
     def memory(self) -> dict[str, Any]:
         """What it carries between commands, as JSON data (see game.ai.memory)."""
@@ -102,6 +117,7 @@ class TabletopPlayer:
         me = unit_info(battle, uid)
         if me.state != "ok":
             return EndTurn(uid)
+        self._aims = weighed_aims(battle, self.side, self.level.objectives)
         blade = self.scout._blade(battle, me)       # a dry gun: the knife, if it carries one
         if blade is not None:
             return blade
@@ -109,6 +125,11 @@ class TabletopPlayer:
         if not enemies:
             return self.scout.next_command(battle)    # advance, or search, as `simple` does
         self._worth = self._worth_of(battle, enemies) if self.level.lookahead else {}
+        if not self._moved:
+            finish = self._finish(battle, me)
+            if finish is not None:
+                self._moved = True
+                return finish
         shot = self._best_attack(battle, me, enemies)
         if shot is not None and not self._moved and not self._attacked and self.level.tactics:
             aim = self._aim(battle, me, enemies, shot)
@@ -143,7 +164,7 @@ class TabletopPlayer:
         if shot is not None:
             self._attacked = True
             return shot
-        if self._attacked and not self._after and self.level.lookahead:
+        if self._attacked and not self._after and (self.level.lookahead or self._goal(battle)):
             self._after = True
             move = self._reposition(battle, me, enemies, shooting=False)
             if move is not None:
@@ -235,7 +256,8 @@ class TabletopPlayer:
         left = max(1, enemy.hp)
         value = min(preview.expected_damage, left + 1) / left
         kill = sum(p for k, p in enumerate(preview.hits) if k and k * preview.damage_per_hit >= left)
-        return (value + KILL_BONUS * kill) * self._worth.get(enemy.uid, 1.0)
+        named = TARGET_WORTH if enemy.uid in self._aims.targets else 1.0
+        return (value + KILL_BONUS * kill) * self._worth.get(enemy.uid, 1.0) * named
 
     def _worth_of(self, battle: Battle, enemies: list[Sighting]) -> dict[str, float]:
         """Each enemy in sight by the harm it can do: the largest share of health it expects to
@@ -382,6 +404,11 @@ class TabletopPlayer:
 
         squares.sort(key=guess, reverse=True)
         shortlist = [me.square] + squares[:SHORTLIST]
+        goal = self._goal(battle)
+        if goal is not None:                 # and the squares nearest the zone
+            field = geo.walk_field(grid, s.rules.move_costs, goal[0])
+            to_zone = geo.field_at(field, geo.as_array(squares))
+            shortlist += [squares[i] for i in np.argsort(to_zone, kind="stable")[:ZONE_SQUARES]]
         beyond = self._base_move(battle, me)
         nearest = min(enemies, key=lambda e: max(abs(e.square[0] - me.square[0]),
                                                  abs(e.square[1] - me.square[1]))).square
@@ -402,14 +429,62 @@ class TabletopPlayer:
                            if shooting else 0.0)
             # `easy` (lookahead 0) weighs this command's gain only, not the fire it will take.
             threat = THREAT * (1.0 - CALM * push) if self.level.lookahead else 0.0
+            if me.uid in self._aims.precious:
+                threat *= PRECIOUS
             score = offense - threat * danger + self._noise()
-            if shooting:
+            if goal is not None:
+                score += self._zone_score(field, square, goal[1], push)
+                if goal[1] == "go" and self._scores_there(me) and square in goal[0]:
+                    score += ZONE_SCORES
+            if shooting and (goal is None or goal[1] == "guard"):
                 score -= APPROACH * (1.0 + HURRY * push) * float(walk[square[1], square[0]]) / 3
             if square == me.square:
                 score += 0.02                   # staying put wins ties
             if best_score is None or score > best_score:
                 best, best_score = square, score
         return best
+
+    # --- the objectives -----------------------------------------------------------------------
+
+    def _goal(self, battle: Battle) -> tuple[tuple[Square, ...], str] | None:
+        """The zone the objectives send the side's units to, and how: "go" (get there; a
+        zone where standing scores), "contest" (get into the zone the enemy must hold) or
+        "guard" (stay near the zone the enemy must get to); None without one."""
+        zones = battle.session.grid.zones
+        aims = self._aims
+        for name, how in ((aims.go, "go"), (aims.contest, "contest"), (aims.guard, "guard")):
+            if name in zones:
+                return tuple(zones[name or ""]), how
+        return None
+
+    def _scores_there(self, me: UnitInfo) -> bool:
+        """Whether standing in the zone to get to scores or wins for this unit."""
+        aims = self._aims
+        return aims.finish and aims.mover in (None, me.uid)
+
+    def _zone_score(self, field: np.ndarray, square: Square, how: str, push: float) -> float:
+        far = float(field[square[1], square[0]])
+        if far > 1e6:
+            return -ZONE_PULL * 100       # no way to the zone from there
+        if how == "guard":
+            far = max(0.0, far - GUARD_SQUARES)
+        return -ZONE_PULL * (1.0 + HURRY * push) * far
+
+    def _finish(self, battle: Battle, me: UnitInfo) -> Command | None:
+        """A walk onto the zone where standing scores or wins, when it can get there this
+        turn (the cheapest square of it); else None."""
+        goal = self._goal(battle)
+        if goal is None or goal[1] != "go" or not self._scores_there(me) or me.square in goal[0]:
+            return None
+        if me.stance == "prone" or "pinned" in me.statuses:
+            return None
+        area = reach(battle, me.uid)
+        priced = [(area.cost(square), square) for square in goal[0]]
+        affordable = [(cost, square) for cost, square in priced
+                      if cost is not None and cost <= me.ap]
+        if not affordable:
+            return None
+        return self._walk(battle, me, min(affordable)[1])
 
     @staticmethod
     def _provoked(battle: Battle, me: UnitInfo, area, square: Square) -> float:
