@@ -139,6 +139,22 @@ def test_the_bundled_tiled_map_and_scenario(capsys) -> None:
     assert {tile["properties"][0]["value"] for tile in tileset["tiles"]} == set(TERRAIN)
 
 
+def test_what_tiled_itself_writes_reads_the_same_in_both_formats() -> None:
+    """The bundled quarry.tmj was drawn and saved in Tiled's window (Tiled 1.8.2); its .tmx
+    beside the tests is Tiled's own export of it (`tiled --export-map tmx`), with the tileset
+    named by a path that leaves the map's folder. Both read to the same map."""
+    bundled = bundled_content_dir() / "maps" / "quarry.tmj"
+    exported = Path(__file__).parent / "tiled" / "quarry.tmx"
+    assert 'source="../../../content/maps/skirmish.tsj"' in exported.read_text(encoding="utf-8")
+    json_map, json_problems = read_tiled(bundled)
+    xml_map, xml_problems = read_tiled(exported)
+    assert json_problems == xml_problems == [] and json_map is not None and xml_map is not None
+    assert json_map.spec == xml_map.spec
+    spec = json_map.spec
+    assert spec.name == "Quarry office" and spec.legend[spec.rows[4][11]].terrain == "door"
+    assert spec.zones["extract"] == [(11, 5, 4, 2)] and spec.zones["lookout"] == [(11, 2, 1, 1)]
+
+
 # --- bad maps: refused with the file and the place ---------------------------------------------
 
 def test_a_missing_terrain_layer(folder: Path) -> None:

@@ -1,4 +1,4 @@
-"""Writing Tiled maps for tests (and the bundled content/maps/quarry.tmj): a sketch in the
+"""Writing Tiled maps for tests: a sketch in the
 bundled terrain glyphs becomes a `.tmj` or `.tmx` file as Tiled 1.10 saves it, tiles from the
 bundled tileset content/maps/skirmish.tsj (one tile per terrain, gid = its index + 1).
 """
