@@ -64,7 +64,9 @@ class SetOverwatch(Command):
 
     The reaction, chosen now: fire `mode` (None: the widest the held AP pay for) aimed to
     `aim`, only at the units in `targets` (empty: any enemy), only once the mover is within
-    `within` squares (0: anywhere in the cone)."""
+    `within` squares (0: anywhere in the cone). With `ask` (one unit at a time only) the
+    watcher's player is asked instead, at each step an enemy takes in the cone: which shot,
+    or wait for a later step (a Respond command)."""
 
     kind: ClassVar[str] = "overwatch"
     toward: Square
@@ -72,6 +74,7 @@ class SetOverwatch(Command):
     aim: int = 0
     targets: tuple[str, ...] = ()
     within: int = 0
+    ask: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +163,8 @@ class SpendPoints(Command):
 
 @dataclass(frozen=True, slots=True)
 class Respond(Command):
-    """The defender's answer to a DefenseAsked: `unit` is the defender, not the active unit."""
+    """The answer to a DefenseAsked (`unit`: the defender) or an OverwatchAsked (`unit`: the
+    watcher); not the active unit's."""
 
     kind: ClassVar[str] = "respond"
     choice: str

@@ -119,6 +119,19 @@ class WatchReaction:
     aim: int
     targets: tuple[str, ...]     # fire only at these units (empty: any enemy)
     within: int                  # only once the mover is this close (0: anywhere in the cone)
+    ask: bool = False            # ask the watcher's player at each step into the cone
+
+
+@dataclass(slots=True)
+class WatchQuestion:
+    """A move halted while a watcher's player chooses the reaction (one unit at a time: the
+    skirmish text's "action of their choice" at "a point of his choosing")."""
+
+    unit: str                    # the watcher
+    mover: str
+    at: tuple[int, int]          # the square the mover stepped onto
+    choices: tuple[str, ...]     # fire modes ("burst", aimed "single+2"), "wait", "pass"
+    path: tuple[tuple[int, int], ...] = ()   # the rest of the move, walked after the answer
 
 
 @dataclass(slots=True)

@@ -52,6 +52,9 @@ def _attack(session: Session, cmd: Attack) -> None:
 
 
 def _respond(session: Session, cmd: Respond) -> None:
+    if session.watch_question is not None:     # a watcher's player chooses its reaction
+        movement.answer_watch(session, cmd)
+        return
     assert session.pending is not None, "a Respond is only carried out while an attack waits"
     plan, choices = session.pending
     if cmd.choice not in choices:
@@ -203,6 +206,9 @@ class Battle:
             if s.pending is not None:
                 return Refused("An attack is waiting for its defender's choice: "
                                "give the game master's call after it.")
+            if s.watch_question is not None:
+                return Refused("A move is waiting for a watcher's choice: "
+                               "give the game master's call after it.")
             return self._carry(command)
         if isinstance(command, GiveOrders) or s.planning:
             if not isinstance(command, GiveOrders):
@@ -211,7 +217,7 @@ class Battle:
             if not s.planning:
                 return Refused("Orders are given only while a round is planned.")
             return self._carry(command)
-        if s.pending is not None or isinstance(command, Respond):
+        if s.pending is not None or s.watch_question is not None or isinstance(command, Respond):
             return self._answer(command)
         if s.rules.simultaneous != isinstance(command, Proceed) and not isinstance(command, EndTurn):
             s.use()
@@ -334,7 +340,8 @@ class Battle:
     def undo_refusal(self) -> str | None:
         """Why the last command cannot be undone now, or None if it can."""
         s = self.session
-        if self._undo and not s.over and s.pending is None and s.active == self._undo[-1].command.unit:
+        if (self._undo and not s.over and s.pending is None and s.watch_question is None
+                and s.active == self._undo[-1].command.unit):
             return None
         if not self.commands or self.commands[-1].unit != s.active or s.over:
             return NOTHING_TO_UNDO
@@ -418,9 +425,16 @@ class Battle:
         return None
 
     def _answer(self, command: Command) -> list[Event] | Refused:
-        """While an attack waits for its defender's choice, only that choice is taken."""
+        """While an attack waits for its defender's choice, or a move for a watcher's, only
+        that choice is taken."""
         s = self.session
         s.use()
+        question = s.watch_question
+        if question is not None:
+            if not isinstance(command, Respond) or command.unit != question.unit:
+                return Refused(f"Waiting for {s.get(question.unit, c.Unit).name}'s player to choose "
+                               f"the overwatch reaction ({', '.join(question.choices)}).")
+            return self._carry(command)
         if s.pending is None:
             return Refused("No attack is waiting for a defense.")
         target = s.pending[0].target
@@ -428,6 +442,15 @@ class Battle:
             return Refused(f"Waiting for {s.get(target, c.Unit).name}'s player to choose a defense "
                            f"({', '.join(s.pending[1])}).")
         return self._carry(command)
+
+    @property
+    def watch_question(self) -> tuple[str, str, tuple[int, int], tuple[str, ...]] | None:
+        """(watcher, mover, square, choices) of a move waiting for a watcher's player to choose
+        the reaction (an overwatch that asks), or None."""
+        question = self.session.watch_question
+        if question is None:
+            return None
+        return question.unit, question.mover, question.at, question.choices
 
     @property
     def pending(self) -> tuple[str, str, tuple[str, ...]] | None:
@@ -460,12 +483,13 @@ class Battle:
         handler = HANDLERS.get(type(command)) or s.rules.actions().get(type(command))
         if handler is None:
             handler = _not_here(RULESET_ACTIONS[type(command)])
+        watched = isinstance(command, Respond) and s.watch_question is not None
         handler(s, command)
-        if s.pending is not None:
-            return                       # nothing moves on until the defender has answered
+        if s.pending is not None or s.watch_question is not None:
+            return                       # nothing moves on until the player asked has answered
         uid = s.active if isinstance(command, Respond) else command.unit
         assert uid is not None, "a defender answers during the attacker's turn"
-        if not isinstance(command, (Move, *FREE)) and s.is_up(uid):
+        if not isinstance(command, (Move, *FREE)) and not watched and s.is_up(uid):
             s.rules.after_action(s, uid, command)
         if turns.check_victory(s):
             return
@@ -480,7 +504,7 @@ class Battle:
         queue = s.orders.get(uid) or []
         if queue:
             self._carry_order(uid, queue.pop(0))
-        if s.over or s.pending is not None:
+        if s.over or s.pending is not None or s.watch_question is not None:
             return
         left = s.orders.get(uid) or []
         if s.active != uid:                 # its AP ran out: what is left of its orders is lost
@@ -636,13 +660,15 @@ class Battle:
             parts: tuple[Any, ...] = esper.components_for_entity(entity)   # esper leaves it open
             comps = sorted((type(comp).__name__, asdict(comp)) for comp in parts)
             units.append((uid, comps))
-        pending = None if s.pending is None else (s.pending[0].attacker, s.pending[0].target)
+        pending: Any = None if s.pending is None else (s.pending[0].attacker, s.pending[0].target)
+        if s.watch_question is not None:
+            pending = asdict(s.watch_question)
         planned = [] if not (s.planning or s.orders) else [
             {"planning": s.planning, "orders": {uid: [o.to_dict() for o in queue]
                                                 for uid, queue in s.orders.items()},
              **({"sequences": s.sequences} if s.sequences else {})}]
         payload = [units, s.order, s.round, s.turn_index, s.over, s.winner, *([pending] if pending else []),
-                   *planned,
+                   *planned, *([sorted(s.watch_passed)] if s.watch_passed else []),
                    {k: (v.start, v.current) for k, v in s.morale.items()},
                    s.dice.fingerprint()]
         text = json.dumps(payload, sort_keys=True, default=str)   # dict order does not matter

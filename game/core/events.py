@@ -368,6 +368,27 @@ class OverwatchTriggered(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class OverwatchAsked(Event):
+    """A mover stepped into a cone whose watcher's player chooses the reaction (Respond)."""
+
+    kind: ClassVar[str] = "overwatch_asked"
+    unit: str                    # the watcher
+    mover: str
+    at: Square
+    choices: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OverwatchHeld(Event):
+    """The watcher lets the mover's step go by: `until` "next step" or "move over"."""
+
+    kind: ClassVar[str] = "overwatch_held"
+    unit: str
+    mover: str
+    until: str
+
+
+@dataclass(frozen=True, slots=True)
 class OverwatchEnded(Event):
     kind: ClassVar[str] = "overwatch_ended"
     unit: str

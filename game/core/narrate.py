@@ -9,6 +9,19 @@ from game.core import events as ev
 Namer = Callable[[str], str]
 
 
+HELD = {"next step": "the next step", "move over": "this move is over"}
+
+
+def watch_choice(choice: str) -> str:
+    """A watcher's possible answer (see OverwatchAsked) in words: "fire burst aimed +2"."""
+    if choice == "wait":
+        return "wait for the next step"
+    if choice == "pass":
+        return "let this move pass"
+    mode, _, aim = choice.partition("+")
+    return f"fire {mode.replace('_', ' ')}" + (f" aimed +{aim}" if aim else "")
+
+
 def describe(event: ev.Event, name: Namer, measure: str = "HP") -> str:
     """One line for the log. `name` turns a uid (or side id) into a display name; `measure` is
     what the ruleset calls what damage takes off (HP, Durability left, Body Points)."""
@@ -170,8 +183,10 @@ _TELLERS: dict[type, Callable] = {
                                    f"{e.held_ap} held for the shot)."),
     ev.OverwatchTriggered: lambda e, n: f"{n(e.mover)} moves into {n(e.unit)}'s overwatch at {e.at}!",
     ev.OverwatchEnded: lambda e, n: f"{n(e.unit)} stops watching: {e.reason}.",
-    ev.SuppressionFired: lambda e, n: (f"{n(e.unit)} lays down suppressive fire on {e.at} "
-                                       f"(circle {e.diameter} across): Aim {e.attack.describe()}."),
+    ev.OverwatchAsked: lambda e, n: (f"{n(e.mover)} steps into {n(e.unit)}'s overwatch at {e.at}: "
+                                     f"{n(e.unit)}'s player chooses ("
+                                     + ", ".join(watch_choice(c) for c in e.choices) + ")."),
+    ev.OverwatchHeld: lambda e, n: f"{n(e.unit)} holds fire until {HELD[e.until]}.",
     ev.SuppressionDodged: lambda e, n: (f"{n(e.unit)} dodges {e.dodge.describe()}: "
                                         + ("hit, and pinned prone." if e.hit else "pinned prone.")),
     ev.SuppressionTested: _tested,

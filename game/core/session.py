@@ -124,6 +124,10 @@ class Session:
         self.events: list[Event] = []     # events of the command being carried out
         # an attack waiting for its defender's choice, and the choices put to them
         self.pending: tuple[AttackPlan, tuple[str, ...]] | None = None
+        # a move halted while a watcher's player chooses (overwatch that asks), and the
+        # watchers letting the move under way pass
+        self.watch_question: c.WatchQuestion | None = None
+        self.watch_passed: set[str] = set()
         self.closed = False
         self.mission: Mission | None = None   # objectives, triggers, reinforcements (objectives.py)
         # Simultaneous orders (game.core.orders): the sides still to give the round's orders,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from game.core import components as c
-from game.core.commands import ChangeStance, Move
+from game.core.commands import ChangeStance, Move, Respond
 from game.core.events import MoveStopped, Moved, StanceChanged
 from game.core.illegal import Illegal
 from game.core.session import Session
@@ -51,14 +51,51 @@ def plan_path(session: Session, uid: str, path: tuple[Square, ...]) -> list[int]
 
 
 def move(session: Session, cmd: Move) -> None:
-    uid = cmd.unit
-    costs = plan_path(session, uid, cmd.path)
+    costs = plan_path(session, cmd.unit, cmd.path)
+    session.watch_passed.clear()       # a watcher that let the last move pass watches again
+    _walk(session, cmd.unit, cmd.path, costs)
+
+
+def answer_watch(session: Session, cmd: Respond) -> None:
+    """The watcher's player answers the question that halted a move (`session.watch_question`);
+    the watchers after it react to the same step, then the move goes on."""
+    question = session.watch_question
+    assert question is not None, "an answer to a watch is only taken while a move waits on it"
+    if cmd.choice not in question.choices:
+        raise Illegal(f"{cmd.choice!r} is not one of the choices: {', '.join(question.choices)}.")
+    session.watch_question = None
+    mover = question.mover
+    overwatch.answer(session, question, cmd.choice)
+    if session.is_up(mover):
+        overwatch.react_to_move(session, mover, question.at, after=question.unit)
+    if session.watch_question is not None:          # the next watcher's player is asked
+        session.watch_question.path = question.path
+        return
+    if not session.is_up(mover):
+        session.emit(MoveStopped(mover, question.at, "went down"), question.at,
+                     to=(session.side_of(mover),))
+        return
+    if not question.path:
+        return
+    try:
+        costs = plan_path(session, mover, question.path)
+    except Illegal as why:
+        session.emit(MoveStopped(mover, question.at, str(why)), question.at,
+                     to=(session.side_of(mover),))
+        return
+    _walk(session, mover, question.path, costs)
+
+
+def _walk(session: Session, uid: str, path: tuple[Square, ...], costs: list[int]) -> None:
+    """Walk `path` step by step (checked and priced by plan_path), until it ends, the unit
+    goes down or is blocked, or a watcher's player is asked what to do (then the rest of the
+    path waits in the question)."""
     ap, turn = session.get(uid, c.ActionPoints), session.get(uid, c.TurnState)
     pos = session.get(uid, c.Position)
     side = session.side_of(uid)
     rules = session.rules
     rehearsal = session.rehearsing     # planning: nothing the side does not know is asked
-    for step, cost in zip(cmd.path, costs, strict=True):
+    for index, (step, cost) in enumerate(zip(path, costs, strict=True)):
         if not rehearsal and session.occupant(step) is not None:
             session.emit(MoveStopped(uid, (pos.x, pos.y), "blocked by a unit that was out of sight"),
                          (pos.x, pos.y), to=(side,))
@@ -81,6 +118,9 @@ def move(session: Session, cmd: Move) -> None:
         refresh_view(session, uid)
         session.emit(Moved(uid, start, step, cost, ap.current, rough), start, step, to=(side,))
         overwatch.react_to_move(session, uid, step)
+        if session.watch_question is not None:
+            session.watch_question.path = tuple(path[index + 1:])
+            return
         if not session.is_up(uid):
             session.emit(MoveStopped(uid, step, "went down"), step, to=(side,))
             return

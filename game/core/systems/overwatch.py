@@ -7,7 +7,7 @@ from typing import cast
 
 from game.core import components as c
 from game.core.commands import SetOverwatch
-from game.core.events import OverwatchEnded, OverwatchSet, OverwatchTriggered
+from game.core.events import OverwatchAsked, OverwatchEnded, OverwatchHeld, OverwatchSet, OverwatchTriggered
 from game.core.illegal import Illegal
 from game.core.session import Session
 from game.core.systems import attack
@@ -57,8 +57,13 @@ def set_overwatch(session: Session, cmd: SetOverwatch) -> None:
 def _reaction(session: Session, uid: str, cmd: SetOverwatch, held_ap: int) -> c.WatchReaction | None:
     """The reaction chosen with the watch, checked against the AP it holds (None: the
     default, the widest mode the held AP pay for, unaimed, at any enemy)."""
-    if cmd.mode is None and not cmd.aim and not cmd.targets and not cmd.within:
+    if cmd.mode is None and not cmd.aim and not cmd.targets and not cmd.within and not cmd.ask:
         return None
+    if cmd.ask and session.rules.simultaneous:
+        raise Illegal("Under simultaneous orders the overwatch reaction is chosen with the order: "
+                      "a fire mode, an aim, whom and how near.")
+    if cmd.ask and (cmd.mode is not None or cmd.aim):
+        raise Illegal("An overwatch that asks chooses its shot when an enemy comes, not now.")
     if cmd.within < 0:
         raise Illegal("Overwatch fires within a number of squares: 0 (anywhere) or more.")
     for target in cmd.targets:
@@ -71,7 +76,7 @@ def _reaction(session: Session, uid: str, cmd: SetOverwatch, held_ap: int) -> c.
         if mode.ap + aim_ap > held_ap:
             raise Illegal(f"Overwatch holds {held_ap} AP; a {mode.name} shot aimed +{cmd.aim} "
                           f"costs {mode.ap + aim_ap}.")
-    return c.WatchReaction(cmd.mode, cmd.aim, tuple(cmd.targets), cmd.within)
+    return c.WatchReaction(cmd.mode, cmd.aim, tuple(cmd.targets), cmd.within, cmd.ask)
 
 
 def cone_squares(session: Session, uid: str) -> list[Square]:
@@ -85,14 +90,17 @@ def cone_squares(session: Session, uid: str) -> list[Square]:
             if view.mask[y, x] and in_cone(origin, watch.target, (view.ox + x, view.oy + y), degrees)]
 
 
-def react_to_move(session: Session, mover: str, square: Square) -> None:
-    """Every enemy watching `square` fires now, in initiative order, while the mover is up."""
+def react_to_move(session: Session, mover: str, square: Square, after: str | None = None) -> None:
+    """Every enemy watching `square` fires now, in initiative order, while the mover is up
+    (`after`: only the watchers after that one, once its player has answered). A watcher whose
+    player is asked halts it all (`session.watch_question`) until the answer."""
     if session.rehearsing:
         return
     side = session.side_of(mover)
     degrees = session.rules.p.overwatch.cone_degrees
     watchers = session.watchers()
-    for uid in (u for u in session.order if u in watchers):
+    order = session.order[session.order.index(after) + 1:] if after is not None else session.order
+    for uid in (u for u in order if u in watchers):
         if not session.is_up(mover):
             return
         if session.side_of(uid) == side or not session.is_up(uid):
@@ -107,6 +115,14 @@ def react_to_move(session: Session, mover: str, square: Square) -> None:
         chosen = session.get(uid, c.WatchReaction) if session.has(uid, c.WatchReaction) else None
         if chosen is not None and not _fires_at(session, chosen, origin, mover, square):
             continue
+        if chosen is not None and chosen.ask:
+            if uid in session.watch_passed:
+                continue
+            choices = (*shots(session, uid, watch.held_ap), "wait", "pass")
+            session.watch_question = c.WatchQuestion(uid, mover, square, choices)
+            session.emit(OverwatchAsked(uid, mover, square, choices), origin, square,
+                         to=(session.side_of(uid),))
+            return
         session.remove(uid, c.Overwatch)
         session.remove(uid, c.WatchReaction)
         session.emit(OverwatchTriggered(uid, mover, square), session.position(uid), square,
@@ -120,6 +136,52 @@ def _fires_at(session: Session, chosen: c.WatchReaction, origin: Square, mover: 
     if chosen.targets and mover not in chosen.targets:
         return False
     return not chosen.within or session.grid.distance(origin, square) <= chosen.within
+
+
+def shots(session: Session, uid: str, held_ap: int) -> tuple[str, ...]:
+    """The shots a watcher's held AP pay for, as a Respond names them: each fire mode, the
+    widest first, unaimed ("burst") and at each aim level it can also pay for ("single+2")."""
+    held = session.get(uid, c.Loadout).current
+    if held is None:
+        return ()
+    weapon = session.weapons[held.weapon]
+    out = []
+    for mode in sorted(weapon.modes, key=lambda m: (-m.rof, m.ap)):
+        for aim in range(weapon.aim_max + 1):
+            try:
+                _, _, _, aim_ap = attack.price(session, uid, mode.name, aim)
+            except Illegal:
+                break
+            if mode.ap + aim_ap > held_ap:
+                break
+            out.append(mode.name if not aim else f"{mode.name}+{aim}")
+    return tuple(out)
+
+
+def parse_shot(choice: str) -> tuple[str, int]:
+    """("burst", 0) from "burst", ("single", 2) from "single+2"."""
+    mode, _, aim = choice.partition("+")
+    return mode, int(aim or 0)
+
+
+def answer(session: Session, question: c.WatchQuestion, choice: str) -> None:
+    """The watcher's player's answer: a shot now, or hold it for the mover's next step in the
+    cone ("wait") or until this move is over ("pass")."""
+    uid, mover = question.unit, question.mover
+    if choice in ("wait", "pass"):
+        if choice == "pass":
+            session.watch_passed.add(uid)
+        session.emit(OverwatchHeld(uid, mover, "next step" if choice == "wait" else "move over"),
+                     *session.where(uid), to=(session.side_of(uid),))
+        return
+    watch = session.get(uid, c.Overwatch)
+    chosen = session.get(uid, c.WatchReaction)
+    mode, aim = parse_shot(choice)
+    session.remove(uid, c.Overwatch)
+    session.remove(uid, c.WatchReaction)
+    session.emit(OverwatchTriggered(uid, mover, question.at), session.position(uid), question.at,
+                 to=(session.side_of(uid), session.side_of(mover)))
+    fire(session, uid, mover, watch.held_ap, c.WatchReaction(mode, aim, chosen.targets, chosen.within))
 
 
 def fire(session: Session, uid: str, target: str, held_ap: int,
