@@ -250,6 +250,13 @@ COMMANDS: dict[str, type[Command]] = {
 ORDERABLE = (Move, ChangeStance, Attack, SetOverwatch, Suppress, Throw, Reload, Draw, Revive, Lean)
 
 
+def parse_shot(choice: str) -> tuple[str, int]:
+    """A watcher's shot as a Respond names it: ("burst", 0) from "burst", ("single", 2) from
+    "single+2"."""
+    mode, _, aim = choice.partition("+")
+    return mode, int(aim or 0)
+
+
 def command_from_dict(data: dict[str, Any]) -> Command:
     """Rebuild a command from `to_dict` output; raises ValueError on anything malformed."""
     if not isinstance(data, dict) or data.get("kind") not in COMMANDS:

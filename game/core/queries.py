@@ -389,17 +389,20 @@ class AttackPreview:
 
 def preview_attack(battle: Battle, uid: str, target: str, mode: str | None = None,
                    location: str = "torso", aim: int = 0, *,
-                   threat: bool = False) -> AttackPreview | Refused:
+                   threat: bool = False, reaction: bool = False) -> AttackPreview | Refused:
     """The exact odds of `uid` attacking `target` now. `threat=True` asks it of a unit whose
-    turn it is not (an enemy's fire to come): its AP and attacks this turn are left out."""
+    turn it is not (an enemy's fire to come): its AP and attacks this turn are left out.
+    `reaction=True`: a watching unit's overwatch shot, paid from the AP its watch holds."""
     s = battle.session
     s.use()
+    held = s.get(uid, c.Overwatch).held_ap if reaction and s.has(uid, c.Overwatch) else None
     try:
-        plan = attack.plan_attack(s, uid, target, mode, location, aim, turn_limits=not threat)
+        plan = attack.plan_attack(s, uid, target, mode, location, aim, held_ap=held,
+                                  turn_limits=not (threat or reaction))
     except Illegal as why:
         return Refused(str(why))
     try:
-        odds = s.rules.preview(s, plan)
+        odds = s.rules.preview(s, plan, reaction=reaction)
     except Illegal as why:
         return Refused(str(why))
     return AttackPreview(uid, target, plan.weapon.id, plan.mode.name, odds.pop("aim", 0), plan.ap_cost,

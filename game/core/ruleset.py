@@ -376,10 +376,11 @@ class Ruleset:
         """Roll the attack and apply what it does. AP are spent by the caller."""
         raise Illegal(f"The {self.spec.name} rules have no attacks.")
 
-    def preview(self, session: Session, plan: Any) -> dict[str, Any]:
+    def preview(self, session: Session, plan: Any, reaction: bool = False) -> dict[str, Any]:
         """Exact odds of an attack, changing nothing: the fields of queries.AttackPreview
         (attack_modifiers, defense_modifiers, hit_chance, hits, damage_per_hit,
-        expected_damage; aim and how if the ruleset has them)."""
+        expected_damage; aim and how if the ruleset has them). `reaction`: made out of the
+        attacker's turn (an overwatch shot), as `strike` is told."""
         raise Illegal(f"The {self.spec.name} rules have no attacks.")
 
     def asks(self, session: Session, plan: Any) -> tuple[str, ...]:

@@ -52,16 +52,17 @@ def test_the_move_halts_at_the_first_step_into_the_cone_until_the_watcher_answer
 
 
 def test_wait_asks_again_at_the_next_step_and_the_shot_comes_where_the_player_chose():
-    with watching([1] * 30, ap=24) as b:                # 12 AP held: a single shot aimed +1
+    with watching([1] * 30, ap=24) as b:                # 12 AP held: an aimed single shot
         walked = of(b.submit(Move("b-1", PATH)), Moved)
         events = b.submit(Respond("a-1", "wait"))
         walked += of(events, Moved)
         assert of(events, OverwatchHeld)[0].until == "next step"
         assert [m.end for m in of(events, Moved)] == [(8, 3)]
         assert of(events, OverwatchAsked)[0].at == (8, 3)
-        events = b.submit(Respond("a-1", "single+1"))
+        assert "single+6" in of(events, OverwatchAsked)[0].choices
+        events = b.submit(Respond("a-1", "single+6"))
         shot = of(events, AttackResolved)[0]
-        assert shot.reaction and shot.mode == "single" and of(events, Aimed)[0].level == 1
+        assert shot.reaction and shot.mode == "single" and of(events, Aimed)[0].level == 6
         assert of(events, OverwatchTriggered)[0].at == (8, 3)
         assert not b.session.has("a-1", c.Overwatch)
         assert [m.end for m in of(events, Moved)] == [(9, 3)]     # then the rest of the move
@@ -82,18 +83,28 @@ def test_pass_lets_this_move_go_by_and_the_next_move_is_watched_again():
         assert of(events, OverwatchAsked)[0].at == (9, 3)
 
 
-def test_the_choices_are_the_shots_the_held_ap_pay_for():
-    with watching() as b:
-        asked = of(b.submit(Move("b-1", PATH)), OverwatchAsked)[0]
-        held = b.session.get("a-1", c.Overwatch).held_ap
-        rifle = b.session.weapons["rifle"]
-        for choice in asked.choices[:-2]:
-            mode, _, aim = choice.partition("+")
-            cost = next(m.ap for m in rifle.modes if m.name == mode)
-            assert cost <= held
-        text = describe(asked, lambda uid: {"a-1": "Watcher", "b-1": "Mover"}.get(uid, uid))
-        assert text.startswith("Mover steps into Watcher's overwatch at (7, 4): Watcher's player chooses")
-        assert watch_choice("single+1") == "fire single aimed +1" and "let this move pass" in text
+def test_the_choices_are_each_mode_unaimed_and_aimed_as_far_as_the_held_ap_pay():
+    from game.core.systems.attack import price
+    for ap in (14, 20, 24):
+        with watching(ap=ap) as b:
+            asked = of(b.submit(Move("b-1", PATH)), OverwatchAsked)[0]
+            s = b.session
+            held = s.get("a-1", c.Overwatch).held_ap
+
+            def cost(mode: str, aim: int, s=s) -> int:
+                _, fire, _, aim_ap = price(s, "a-1", mode, aim)
+                return fire.ap + aim_ap
+
+            expected = []
+            for mode in ("burst", "single"):               # the widest first
+                if cost(mode, 0) <= held:
+                    expected.append(mode)
+                    best = max((a for a in range(1, 7) if cost(mode, a) <= held), default=0)
+                    expected += [f"{mode}+{best}"] if best else []
+            assert asked.choices == (*expected, "wait", "pass"), ap
+    text = describe(asked, lambda uid: {"a-1": "Watcher", "b-1": "Mover"}.get(uid, uid))
+    assert text.startswith("Mover steps into Watcher's overwatch at (7, 4): Watcher's player chooses")
+    assert watch_choice("single+6") == "fire single aimed +6" and "let this move pass" in text
 
 
 def test_a_watch_that_asks_only_under_one_unit_at_a_time_and_without_a_shot_chosen():
@@ -141,3 +152,25 @@ def test_the_texts_soldier_fires_at_the_point_of_his_choosing():
         shot = of(events, AttackResolved)[0]
         assert shot.reaction and (shot.attack.total, shot.hits) == (16, 1)
         assert b.session.get("scout-1", c.Health).hp == library().units["maire"].hp - 13
+
+
+def test_the_odds_offered_are_the_overwatch_shots_own():
+    """The watcher crossed rough ground on its turn: its overwatch shot, made out of its turn,
+    takes no rough-ground penalty. The reaction preview says so, and the shot rolls with the
+    very modifiers the preview listed."""
+    from game.core.queries import preview_attack
+    rows = ["." * 12, "." * 12, ".," + "." * 10, "." * 12, "." * 12, "." * 12]
+    watcher = unit("watcher", ap=24, weapons=("rifle",), abilities={"overwatch": 1})
+    dice = Dice(0)
+    dice.force(9, 1, *([5] * 30))
+    placements = {"a": [(watcher, (0, 2))], "b": [(unit("mover", ap=20), (5, 5))]}
+    with new_battle(setup(rows, placements, ambush="a"), 0, dice=dice) as b:
+        assert of(b.submit(Move("a-1", ((1, 2),))), Moved)[0].rough
+        assert not isinstance(b.submit(SetOverwatch("a-1", (6, 2), ask=True)), Refused)
+        b.submit(Move("b-1", PATH))
+        as_reaction = preview_attack(b, "a-1", "b-1", "single", reaction=True)
+        as_threat = preview_attack(b, "a-1", "b-1", "single", threat=True)
+        assert any(name == "rough ground" for name, _ in as_threat.attack_modifiers)
+        assert all(name != "rough ground" for name, _ in as_reaction.attack_modifiers)
+        shot = of(b.submit(Respond("a-1", "single")), AttackResolved)[0]
+        assert sorted(shot.attack.modifiers) == sorted(as_reaction.attack_modifiers)

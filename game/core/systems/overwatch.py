@@ -6,7 +6,7 @@ import math
 from typing import cast
 
 from game.core import components as c
-from game.core.commands import SetOverwatch
+from game.core.commands import SetOverwatch, parse_shot
 from game.core.events import OverwatchAsked, OverwatchEnded, OverwatchHeld, OverwatchSet, OverwatchTriggered
 from game.core.illegal import Illegal
 from game.core.session import Session
@@ -140,28 +140,29 @@ def _fires_at(session: Session, chosen: c.WatchReaction, origin: Square, mover: 
 
 def shots(session: Session, uid: str, held_ap: int) -> tuple[str, ...]:
     """The shots a watcher's held AP pay for, as a Respond names them: each fire mode, the
-    widest first, unaimed ("burst") and at each aim level it can also pay for ("single+2")."""
+    widest first, unaimed ("burst") and aimed as far as the held AP pay ("single+2"; the AP
+    held are gone after the shot either way, so a lesser aim is never the better choice)."""
     held = session.get(uid, c.Loadout).current
     if held is None:
         return ()
     weapon = session.weapons[held.weapon]
     out = []
     for mode in sorted(weapon.modes, key=lambda m: (-m.rof, m.ap)):
-        for aim in range(weapon.aim_max + 1):
+        if mode.ap > held_ap:
+            continue
+        out.append(mode.name)
+        best = 0
+        for aim in range(1, weapon.aim_max + 1):
             try:
                 _, _, _, aim_ap = attack.price(session, uid, mode.name, aim)
             except Illegal:
                 break
             if mode.ap + aim_ap > held_ap:
                 break
-            out.append(mode.name if not aim else f"{mode.name}+{aim}")
+            best = aim
+        if best:
+            out.append(f"{mode.name}+{best}")
     return tuple(out)
-
-
-def parse_shot(choice: str) -> tuple[str, int]:
-    """("burst", 0) from "burst", ("single", 2) from "single+2"."""
-    mode, _, aim = choice.partition("+")
-    return mode, int(aim or 0)
 
 
 def answer(session: Session, question: c.WatchQuestion, choice: str) -> None:

@@ -485,7 +485,7 @@ class D20Grid(GridRules):
 
     # --- previews -----------------------------------------------------------------------------
 
-    def preview(self, session: Session, plan: AttackPlan) -> dict[str, Any]:
+    def preview(self, session: Session, plan: AttackPlan, reaction: bool = False) -> dict[str, Any]:
         weapon = self.weapon_for(session, plan)
         attacker = self.fighter(session, plan.attacker)
         defender = self.fighter(session, plan.target)

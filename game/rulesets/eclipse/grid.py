@@ -267,10 +267,10 @@ class EclipseGrid(GridRules):
             parts.append("the defender's critical earns a benefit")
         return "; ".join(parts)
 
-    def preview(self, session: Session, plan: AttackPlan) -> dict[str, Any]:
+    def preview(self, session: Session, plan: AttackPlan, reaction: bool = False) -> dict[str, Any]:
         weapon = self.weapon(plan.weapon)
         attacker, defender = self.fighter(session, plan.attacker), self.fighter(session, plan.target)
-        sit = self.situation(session, plan, weapon, False)
+        sit = self.situation(session, plan, weapon, reaction)
         odds = attack_odds(self.core, attacker, defender, weapon, sit)
         a_label, a_base, a_mods = self.core.attack_target(attacker, weapon, sit)
         a_target = a_base + sum(v for _, v in a_mods)

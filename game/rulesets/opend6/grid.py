@@ -523,11 +523,11 @@ class OpenD6Grid(GridRules):
         words += "".join(f"; {n}" for n in notes if n)
         return f"{text} against difficulty {out.difficulty} ({words})"
 
-    def preview(self, session: Session, plan: AttackPlan) -> dict[str, Any]:
+    def preview(self, session: Session, plan: AttackPlan, reaction: bool = False) -> dict[str, Any]:
         """Exact odds from `odds.opend6_odds` (Wild Die chains cut below its stated cutoff)."""
         weapon, profile = self.weapon(plan.weapon)
         attacker, defender = self.fighter(session, plan.attacker), self.fighter(session, plan.target)
-        sit, _ = self.situation(session, plan, profile, False)
+        sit, _ = self.situation(session, plan, profile, reaction)
         odds = opend6_odds(self.core, attacker, defender, weapon, sit)
         base = self.core.code_of(attacker, weapon.skill)
         skill = weapon.skill.replace("_", " ")

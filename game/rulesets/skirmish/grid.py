@@ -194,9 +194,9 @@ class SkirmishGrid(SkirmishRules):
             carry_out(session, riposte.plan(self, session, target, uid), reaction=True)
         return event
 
-    def preview(self, session: Session, plan: AttackPlan) -> dict[str, Any]:
+    def preview(self, session: Session, plan: AttackPlan, reaction: bool = False) -> dict[str, Any]:
         """Every modifier itemised, the hit distribution enumerated over both dice."""
-        return self._preview(session, plan, reaction=False)
+        return self._preview(session, plan, reaction=reaction)
 
     def _preview(self, session: Session, plan: AttackPlan, *, reaction: bool) -> dict[str, Any]:
         sit = situation(session, plan, reaction=reaction)

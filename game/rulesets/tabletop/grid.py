@@ -242,7 +242,7 @@ class GridRules(BlockRules):
     def strike(self, session: Session, plan: AttackPlan, reaction: bool) -> AttackResolved:
         raise NotImplementedError
 
-    def preview(self, session: Session, plan: AttackPlan) -> dict[str, Any]:
+    def preview(self, session: Session, plan: AttackPlan, reaction: bool = False) -> dict[str, Any]:
         """Exact odds: attack_modifiers, defense_modifiers, hit_chance, hits, damage_per_hit,
         expected_damage (the fields of queries.AttackPreview)."""
         raise NotImplementedError

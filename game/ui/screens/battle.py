@@ -576,7 +576,8 @@ class BattleScreen(GameScreen):
     def action_overwatch(self, near: bool = False) -> None:
         """o: overwatch facing the cursor. While planning, its reaction is chosen too: the fire
         mode and aim set with m and +/-, only at the target if there is one, and with O only
-        once the enemy is as near as the cursor."""
+        once the enemy is as near as the cursor. One unit at a time, the player is asked at
+        each step an enemy takes into the cone (with O, once it is as near as the cursor)."""
         uid = self.actor
         if uid is None:
             return
@@ -584,15 +585,17 @@ class BattleScreen(GameScreen):
         if self.cursor == here:
             self.notify("Put the cursor where the unit should watch, then press o.", timeout=3)
             return
-        if not self.planning_now() or here is None:
-            self.orders.play(SetOverwatch(uid, self.cursor))
+        if here is None:
+            return
+        within = self.match.battle.session.grid.distance(here, self.cursor) if near else 0
+        if not self.planning_now():
+            self.orders.play(SetOverwatch(uid, self.cursor, within=within, ask=True))
             return
         mode = self.mode
         if mode is None and self.aim:             # aimed: the mode it aims is named
             weapon = self.orders.held_weapon()
             mode = weapon.modes[0].name if weapon and weapon.modes else None
         targets = (self.target,) if self.target is not None else ()
-        within = self.match.battle.session.grid.distance(here, self.cursor) if near else 0
         self.orders.play(SetOverwatch(uid, self.cursor, mode, self.aim, targets, within))
 
     def action_suppress(self) -> None:

@@ -90,6 +90,9 @@ class TurnFlow:
         if match.over:
             self.finish()
             return
+        if match.battle.watch_question is not None:    # a move waits on a watcher's player
+            screen.app.push_screen(screen.orders.watch_prompt(), callback=screen.orders.after_watch)
+            return
         if match.carrying_out:                  # the units carry out their orders by themselves
             if match.hot_seat and self.cover is None:
                 self.hide_board(Handoff(f"Round {match.battle.session.round} is being carried "
@@ -271,6 +274,8 @@ class TurnFlow:
             self.took_effect(result, logged=True)
             if match.battle.pending is not None:
                 await self._defense_from_a_person()
+            while match.battle.watch_question is not None and self.screen.alive():
+                await self._watch_from_a_person()
             if self.playing and not match.carrying_out:    # the round is done: plan the next
                 self.end_playback()
                 if match.over or match.is_human(match.acting_side):
@@ -310,6 +315,22 @@ class TurnFlow:
         result = await self._submit(Respond(defender, choice))
         while result == Refused(TAKEN_BACK) and self.screen.alive():   # the attack waits on it
             result = await self._submit(Respond(defender, choice))
+        if not isinstance(result, Refused):
+            self.screen.write_log(result)
+            await self.replay(result)
+            self.took_effect(result, logged=True)
+
+    async def _watch_from_a_person(self) -> None:
+        """A computer's move waits on a person's overwatch that asks: ask, then go on (a
+        computer's own watch never asks; should one, it fires its first shot)."""
+        match = self.match
+        watcher, _, _, choices = match.battle.watch_question
+        if match.is_human(match.side_of(watcher)):
+            answer = await self.screen.app.push_screen_wait(self.screen.orders.watch_prompt())
+            command = self.screen.orders.watch_answer(answer)
+        else:
+            command = Respond(watcher, choices[0])
+        result = await self._submit(command)
         if not isinstance(result, Refused):
             self.screen.write_log(result)
             await self.replay(result)

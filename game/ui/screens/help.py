@@ -24,7 +24,10 @@ t                    next hit location (torso, head, arm, leg; Eclipse Phase: a
                      called shot, -10, that needs a superior success to land)
 Escape               stop targeting or aiming (the cursor stays)
 s c p                stand, crouch, go prone          d   drop flat (quick, prone)
-o                    overwatch, facing the cursor     r   reload
+o                    overwatch, facing the cursor: when an enemy steps into its cone
+                     you choose the shot (each with its odds), or hold fire for a
+                     later step or the rest of that move    O   only once the enemy
+                     is as near as the cursor         r   reload
 i                    lean out from total cover / back (skirmish)
 x                    aim suppressive fire at the cursor: the circle and the odds of
                      everyone in it; x again (or Enter) fires

@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING
 
 
 from game.core.commands import (Attack, ChooseDefense, Command, Declare, Defend, Draw, Move,
-                                Respond, Revive, Suppress, Throw)
+                                Respond, Revive, Suppress, Throw, parse_shot)
 from game.core.events import Event, Refused
-from game.core.queries import (action_costs, extra_actions, preview_suppress, revive_cost,
-                               revive_odds, unit_info)
+from game.core.narrate import watch_choice
+from game.core.queries import (action_costs, extra_actions, preview_attack, preview_suppress,
+                               revive_cost, revive_odds, unit_info)
 from game.core.ruleset import ThrowOdds
 from game.ui.area import AreaAim, area_odds, friends_caught, pct
 from game.ui.match import Match
@@ -255,6 +256,42 @@ class Orders:
         title = f"{match.seats[match.side_of(defender)].name}: defend"    # shown as plain text
         return Choice(title, body, [(f"r-{choice}", choice) for choice in choices])
 
+    def watch_prompt(self) -> Choice:
+        """The question a move puts to a watcher's player (see Battle.watch_question): each
+        shot the watch's held AP pay for, with its exact odds, or hold fire."""
+        match = self.match
+        battle = match.battle
+        watcher, mover, at, choices = battle.watch_question
+        distance = battle.session.grid.distance(battle.session.position(watcher), at)
+        body = (f"{match.name(mover)} steps into {match.name(watcher)}'s overwatch at {at}, "
+                f"{distance} squares away. Fire now, or hold fire for a later step?")
+        buttons = []
+        for index, choice in enumerate(choices):
+            label = watch_choice(choice)
+            if choice not in ("wait", "pass"):
+                mode, aim = parse_shot(choice)
+                odds = preview_attack(battle, watcher, mover, mode, aim=aim, reaction=True)
+                if not isinstance(odds, Refused):
+                    label += f": {pct(odds.hit_chance)} to hit, {odds.expected_damage:.1f} damage"
+            buttons.append((f"w-{index}", label))      # ids take no "+": the choice by place
+        title = f"{match.seats[match.side_of(watcher)].name}: overwatch"
+        return Choice(title, body, buttons)
+
+    def watch_answer(self, answer: str | None) -> Respond:
+        """The Respond a button of `watch_prompt` stands for (Escape: wait for the next step)."""
+        watcher, _, _, choices = self.match.battle.watch_question
+        return Respond(watcher, choices[int(answer.split("-", 1)[1])] if answer else "wait")
+
+    def after_watch(self, answer: str | None) -> None:
+        """The watcher's player's answer, carried out."""
+        if self.match.battle.watch_question is None or not self.screen.alive():
+            return
+        command = self.watch_answer(answer)
+        if self.match.battle.table:
+            self.screen.run_worker(self._respond_at_table(command), exclusive=True, group="table")
+            return
+        self._responded(self.match.submit(command))
+
     def after_defense(self, answer: str | None) -> None:
         pending = self.match.battle.pending
         if pending is None or not self.screen.alive():
@@ -269,6 +306,9 @@ class Orders:
     async def _respond_at_table(self, command: Respond) -> None:
         result = await submit_at_table(self.screen.app, self.match.submit, command)
         if self.screen.alive() and result == Refused(TAKEN_BACK):
+            if self.match.battle.watch_question is not None:
+                self.screen.app.push_screen(self.watch_prompt(), callback=self.after_watch)
+                return                    # the move still waits: choose again
             self.screen.app.push_screen(self.defense_prompt(), callback=self.after_defense)
             return                        # the attack still waits: choose again
         self._responded(result)
