@@ -357,6 +357,8 @@ class OverwatchSet(Event):
     toward: Square
     ap_cost: int
     held_ap: int
+    asks: bool = False           # the watcher's player is asked at each step into the cone
+    within: int = 0              # only once the enemy is this near (0: anywhere in the cone)
 
 
 @dataclass(frozen=True, slots=True)

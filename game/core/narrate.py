@@ -180,12 +180,13 @@ _TELLERS: dict[type, Callable] = {
                                     f"{'success' if e.success else 'failure'}."),
     ev.MoraleChanged: _morale,
     ev.OverwatchSet: lambda e, n: (f"{n(e.unit)} watches toward {e.toward} ({e.ap_cost} AP, "
-                                   f"{e.held_ap} held for the shot)."),
+                                   f"{e.held_ap} held for the shot"
+                                   + ("; asks before it fires" if e.asks else "")
+                                   + (f"; only within {e.within} squares" if e.within else "") + ")."),
     ev.OverwatchTriggered: lambda e, n: f"{n(e.mover)} moves into {n(e.unit)}'s overwatch at {e.at}!",
     ev.OverwatchEnded: lambda e, n: f"{n(e.unit)} stops watching: {e.reason}.",
     ev.OverwatchAsked: lambda e, n: (f"{n(e.mover)} steps into {n(e.unit)}'s overwatch at {e.at}: "
-                                     f"{n(e.unit)}'s player chooses ("
-                                     + ", ".join(watch_choice(c) for c in e.choices) + ")."),
+                                     "fire, or hold?"),
     ev.OverwatchHeld: lambda e, n: f"{n(e.unit)} holds fire until {HELD[e.until]}.",
     ev.SuppressionDodged: lambda e, n: (f"{n(e.unit)} dodges {e.dodge.describe()}: "
                                         + ("hit, and pinned prone." if e.hit else "pinned prone.")),

@@ -103,8 +103,9 @@ def test_the_choices_are_each_mode_unaimed_and_aimed_as_far_as_the_held_ap_pay()
                     expected += [f"{mode}+{best}"] if best else []
             assert asked.choices == (*expected, "wait", "pass"), ap
     text = describe(asked, lambda uid: {"a-1": "Watcher", "b-1": "Mover"}.get(uid, uid))
-    assert text.startswith("Mover steps into Watcher's overwatch at (7, 4): Watcher's player chooses")
-    assert watch_choice("single+6") == "fire single aimed +6" and "let this move pass" in text
+    assert text == "Mover steps into Watcher's overwatch at (7, 4): fire, or hold?"
+    assert watch_choice("single+6") == "fire single aimed +6"
+    assert watch_choice("pass") == "let this move pass"
 
 
 def test_a_watch_that_asks_only_under_one_unit_at_a_time_and_without_a_shot_chosen():
@@ -174,3 +175,17 @@ def test_the_odds_offered_are_the_overwatch_shots_own():
         assert all(name != "rough ground" for name, _ in as_reaction.attack_modifiers)
         shot = of(b.submit(Respond("a-1", "single")), AttackResolved)[0]
         assert sorted(shot.attack.modifiers) == sorted(as_reaction.attack_modifiers)
+
+
+def test_the_question_is_the_watchers_sides_alone_and_the_last_step_has_no_wait():
+    with watching([1] * 30) as b:
+        asked = of(b.submit(Move("b-1", PATH[:2])), OverwatchAsked)[0]     # (7, 4) ends the move
+        assert asked.seen_by == ("a",)
+        assert asked.choices[-1] == "pass" and "wait" not in asked.choices
+        assert isinstance(b.submit(Respond("a-1", "wait")), Refused)
+        held = of(b.submit(Respond("a-1", "pass")), OverwatchHeld)[0]
+        assert held.seen_by == ("a",) and b.session.active == "b-1"
+        asked = of(b.submit(Move("b-1", ((8, 3),))), OverwatchAsked)[0]
+        events = b.submit(Respond("a-1", asked.choices[0]))
+        assert of(events, OverwatchTriggered)[0].seen_by == ("b",)      # the mover learns of it
+        assert of(events, AttackResolved)[0].reaction

@@ -67,9 +67,8 @@ def answer_watch(session: Session, cmd: Respond) -> None:
     mover = question.mover
     overwatch.answer(session, question, cmd.choice)
     if session.is_up(mover):
-        overwatch.react_to_move(session, mover, question.at, after=question.unit)
+        overwatch.react_to_move(session, mover, question.at, after=question.unit, rest=question.path)
     if session.watch_question is not None:          # the next watcher's player is asked
-        session.watch_question.path = question.path
         return
     if not session.is_up(mover):
         session.emit(MoveStopped(mover, question.at, "went down"), question.at,
@@ -117,9 +116,8 @@ def _walk(session: Session, uid: str, path: tuple[Square, ...], costs: list[int]
             continue
         refresh_view(session, uid)
         session.emit(Moved(uid, start, step, cost, ap.current, rough), start, step, to=(side,))
-        overwatch.react_to_move(session, uid, step)
+        overwatch.react_to_move(session, uid, step, rest=tuple(path[index + 1:]))
         if session.watch_question is not None:
-            session.watch_question.path = tuple(path[index + 1:])
             return
         if not session.is_up(uid):
             session.emit(MoveStopped(uid, step, "went down"), step, to=(side,))

@@ -50,7 +50,7 @@ def set_overwatch(session: Session, cmd: SetOverwatch) -> None:
     session.add(uid, c.Overwatch(toward, held_ap))
     if reaction is not None:
         session.add(uid, reaction)
-    session.emit(OverwatchSet(uid, toward, cost, held_ap), session.position(uid),
+    session.emit(OverwatchSet(uid, toward, cost, held_ap, cmd.ask, cmd.within), session.position(uid),
                  to=(session.side_of(uid),))
 
 
@@ -90,10 +90,12 @@ def cone_squares(session: Session, uid: str) -> list[Square]:
             if view.mask[y, x] and in_cone(origin, watch.target, (view.ox + x, view.oy + y), degrees)]
 
 
-def react_to_move(session: Session, mover: str, square: Square, after: str | None = None) -> None:
+def react_to_move(session: Session, mover: str, square: Square, after: str | None = None,
+                  rest: tuple[Square, ...] = ()) -> None:
     """Every enemy watching `square` fires now, in initiative order, while the mover is up
     (`after`: only the watchers after that one, once its player has answered). A watcher whose
-    player is asked halts it all (`session.watch_question`) until the answer."""
+    player is asked halts it all (`session.watch_question`, the move's `rest` kept in it) until
+    the answer; only the watcher's side hears the question."""
     if session.rehearsing:
         return
     side = session.side_of(mover)
@@ -118,10 +120,10 @@ def react_to_move(session: Session, mover: str, square: Square, after: str | Non
         if chosen is not None and chosen.ask:
             if uid in session.watch_passed:
                 continue
-            choices = (*shots(session, uid, watch.held_ap), "wait", "pass")
-            session.watch_question = c.WatchQuestion(uid, mover, square, choices)
-            session.emit(OverwatchAsked(uid, mover, square, choices), origin, square,
-                         to=(session.side_of(uid),))
+            holds = ("wait", "pass") if rest else ("pass",)     # no later step to wait for
+            choices = (*shots(session, uid, watch.held_ap), *holds)
+            session.watch_question = c.WatchQuestion(uid, mover, square, choices, rest)
+            session.emit(OverwatchAsked(uid, mover, square, choices), to=(session.side_of(uid),))
             return
         session.remove(uid, c.Overwatch)
         session.remove(uid, c.WatchReaction)
@@ -173,15 +175,15 @@ def answer(session: Session, question: c.WatchQuestion, choice: str) -> None:
         if choice == "pass":
             session.watch_passed.add(uid)
         session.emit(OverwatchHeld(uid, mover, "next step" if choice == "wait" else "move over"),
-                     *session.where(uid), to=(session.side_of(uid),))
+                     to=(session.side_of(uid),))
         return
     watch = session.get(uid, c.Overwatch)
     chosen = session.get(uid, c.WatchReaction)
     mode, aim = parse_shot(choice)
     session.remove(uid, c.Overwatch)
     session.remove(uid, c.WatchReaction)
-    session.emit(OverwatchTriggered(uid, mover, question.at), session.position(uid), question.at,
-                 to=(session.side_of(uid), session.side_of(mover)))
+    # the watcher's side heard the question; the mover's learns of the watch now
+    session.emit(OverwatchTriggered(uid, mover, question.at), to=(session.side_of(mover),))
     fire(session, uid, mover, watch.held_ap, c.WatchReaction(mode, aim, chosen.targets, chosen.within))
 
 

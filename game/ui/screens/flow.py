@@ -90,7 +90,12 @@ class TurnFlow:
         if match.over:
             self.finish()
             return
-        if match.battle.watch_question is not None:    # a move waits on a watcher's player
+        question = match.battle.watch_question
+        if question is not None:                # a move waits on a watcher's player
+            watching = match.side_of(question[0])
+            if match.hot_seat and (watching != screen.viewer or self.cover is not None):
+                self.hand_to(watching, watch=True)
+                return
             screen.app.push_screen(screen.orders.watch_prompt(), callback=screen.orders.after_watch)
             return
         if match.carrying_out:                  # the units carry out their orders by themselves
@@ -164,11 +169,15 @@ class TurnFlow:
         self.screen.app.push_screen(cover, callback=self.after_handoff)
         self.screen.refresh_bindings()
 
-    def hand_to(self, side: str) -> None:
+    def hand_to(self, side: str, watch: bool = False) -> None:
+        """Cover the board and ask for the keyboard to go to `side`'s player: for its turn or
+        orders, or (`watch`) to choose what a unit of its on overwatch does."""
         player, team = self.match.seats[side].name, self.match.name(side)
         who = f"{player}, who plays {team}" if player != team else f"the player of {team}"
         turn = (f"your orders for round {self.match.battle.session.round}"
                 if self.match.planning else "your turn")
+        if watch:
+            turn = "an enemy steps into your overwatch"
         text = f"{team}: {turn}.\n\nPass the keyboard to {who}.\nEveryone else, look away."
         self.next_viewer = side
         if self.cover is None:
@@ -188,6 +197,9 @@ class TurnFlow:
             return
         self.next_viewer = None
         screen.viewer = side                    # its log: what this side saw
+        if match.battle.watch_question is not None:
+            self.next_turn()                    # the question put to this side's player
+            return
         if match.planning and match.acting_side == side:
             screen.begin_plan(side)
         else:
@@ -325,7 +337,13 @@ class TurnFlow:
         computer's own watch never asks; should one, it fires its first shot)."""
         match = self.match
         watcher, _, _, choices = match.battle.watch_question
-        if match.is_human(match.side_of(watcher)):
+        side = match.side_of(watcher)
+        if match.is_human(side):
+            if match.hot_seat and side != self.screen.viewer:     # over the computer's cover
+                await self.screen.app.push_screen_wait(Handoff(
+                    f"{match.name(side)}: an enemy steps into your overwatch.\n\nPass the "
+                    f"keyboard to {match.seats[side].name}.\nEveryone else, look away."))
+                self.screen.viewer = side
             answer = await self.screen.app.push_screen_wait(self.screen.orders.watch_prompt())
             command = self.screen.orders.watch_answer(answer)
         else:

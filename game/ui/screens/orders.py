@@ -265,7 +265,7 @@ class Orders:
         distance = battle.session.grid.distance(battle.session.position(watcher), at)
         body = (f"{match.name(mover)} steps into {match.name(watcher)}'s overwatch at {at}, "
                 f"{distance} squares away. Fire now, or hold fire for a later step?")
-        buttons = []
+        shots, holds = [], []
         for index, choice in enumerate(choices):
             label = watch_choice(choice)
             if choice not in ("wait", "pass"):
@@ -273,14 +273,19 @@ class Orders:
                 odds = preview_attack(battle, watcher, mover, mode, aim=aim, reaction=True)
                 if not isinstance(odds, Refused):
                     label += f": {pct(odds.hit_chance)} to hit, {odds.expected_damage:.1f} damage"
-            buttons.append((f"w-{index}", label))      # ids take no "+": the choice by place
+            # ids take no "+": the choice by its place
+            (holds if choice in ("wait", "pass") else shots).append((f"w-{index}", label))
+        buttons = holds[:1] + shots + holds[1:]      # holding fire first: a stray Enter waits
         title = f"{match.seats[match.side_of(watcher)].name}: overwatch"
         return Choice(title, body, buttons)
 
     def watch_answer(self, answer: str | None) -> Respond:
-        """The Respond a button of `watch_prompt` stands for (Escape: wait for the next step)."""
+        """The Respond a button of `watch_prompt` stands for (Escape: hold fire, as the first
+        button does)."""
         watcher, _, _, choices = self.match.battle.watch_question
-        return Respond(watcher, choices[int(answer.split("-", 1)[1])] if answer else "wait")
+        if answer is None:
+            return Respond(watcher, "wait" if "wait" in choices else "pass")
+        return Respond(watcher, choices[int(answer.split("-", 1)[1])])
 
     def after_watch(self, answer: str | None) -> None:
         """The watcher's player's answer, carried out."""
