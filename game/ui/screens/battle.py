@@ -372,7 +372,7 @@ class BattleScreen(GameScreen):
         side = match.acting_side if match.planning else picture.turn_side
         if side is None:
             return ""
-        return f"{match.name(side)} is {'planning' if match.planning else 'playing'}…"
+        return f"{match.name(side)}: {'planning' if match.planning else 'playing'}…"
 
     def _priced_items(self, picture: Picture) -> list[ActionItem]:
         """The action bar; only the move's cost follows the cursor."""

@@ -110,7 +110,8 @@ class TurnFlow:
         if not match.is_human(side):
             if match.hot_seat and self.cover is None:
                 doing = "planning" if match.planning else "playing"
-                self.hide_board(Handoff(f"{match.name(side)} (computer) is {doing}…", waiting=True))
+                # "The computer is playing for Raiders": the verb fits a side of any name
+                self.hide_board(Handoff(f"The computer is {doing} for {match.name(side)}…", waiting=True))
             self.computer_turn()
             return
         if self.cover is None and side != screen.viewer and match.at_one_table(side, screen.viewer):

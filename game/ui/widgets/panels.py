@@ -155,7 +155,7 @@ class ActionBar(Static):
     """Every action of the active unit with its key and AP cost; whose turn it is otherwise."""
 
     items: var[tuple[ActionItem, ...]] = var(tuple)
-    playing: var[str] = var("")           # who plays, when not the viewer: "Red team is playing…"
+    playing: var[str] = var("")           # who plays, when not the viewer: "Red team: playing…"
 
     def watch_items(self) -> None:
         self._draw()
