@@ -102,3 +102,36 @@ async def test_in_hot_seat_the_keyboard_goes_to_the_watcher_and_back(save_dir: P
             await pilot.press("escape")
         await past_the_handoff(pilot, app, "Red team: your turn")   # back to the mover
         assert screen.viewer == "red" and match.battle.watch_question is None
+
+
+def test_a_battle_saved_while_a_move_waits_on_the_watcher_loads_waiting_the_same():
+    """The question lives in the command log: a save made while it waits loads with the same
+    question, the same state, and plays on to the same events."""
+    import json
+
+    from game.core.commands import Respond
+    from game.ui.match import Match
+
+    match = new_match(WATCH, 2, {"blue"})
+    battle = match.battle
+    while battle.session.active != "blue-1":
+        battle.submit(EndTurn(battle.session.active))
+    for steps in (((11, 2), (10, 2), (9, 2), (8, 2)), ((7, 2), (6, 2))):
+        if battle.session.active == "blue-1":
+            assert isinstance(battle.submit(SetOverwatch("blue-1", (7, 2), ask=True)), list)
+        battle.submit(Move("red-1", steps))
+        if battle.watch_question is None:
+            battle.submit(EndTurn("red-1"))
+            while battle.session.active != "blue-1":
+                battle.submit(EndTurn(battle.session.active))
+    assert battle.watch_question is not None
+    loaded = Match.from_state(json.loads(json.dumps(match.state())))
+    try:
+        assert loaded.battle.watch_question == battle.watch_question
+        assert loaded.battle.digest() == battle.digest()
+        answer = Respond("blue-1", battle.watch_question[3][0])
+        assert [e.kind for e in loaded.submit(answer)] == [e.kind for e in match.submit(answer)]
+        assert loaded.battle.digest() == battle.digest()
+    finally:
+        loaded.close()
+        match.close()
