@@ -85,9 +85,9 @@ def test_three_battles_carry_survivors_exactly_across_a_save(tmp_path: Path) -> 
         assert units["Maire Jensen"][:4] == (9, "ok", 4, 1)
         ives = units["Sana Ives"]
         assert ives[0] == 20 and ives[1] == "ok"         # untouched: as she was
-        assert len(battle.session.order) == 2 + 3        # two of the cell, three guards
+        assert len(battle.session.order) == 2 + 4        # two of the cell, four guards
         _wound(battle, "Sana Ives", 3, 0, 0)
-        state = _end(loaded, battle, None)               # a draw: the depot goes on by `draw`
+        state = _end(loaded, battle, "jensen")           # through the depot
     assert state.step == "causeway"
 
     with new_battle(battle_setup(state, campaign, library), 7) as battle:
@@ -128,9 +128,10 @@ def test_the_downed_are_carried_down_and_a_roster_with_no_one_up_is_defeated() -
 
 def test_branches_follow_every_outcome() -> None:
     campaign, _ = CAMPAIGN
-    alley, depot, causeway = (campaign.step(s) for s in ("alley", "depot", "causeway"))
+    alley, depot, fallback, causeway = (campaign.step(s) for s in ("alley", "depot", "fallback", "causeway"))
     assert [next_of(alley, r) for r in ("win", "lose", "draw")] == ["depot", "fallback", "fallback"]
-    assert [next_of(depot, r) for r in ("win", "lose", "draw")] == ["causeway", "defeat", "causeway"]
+    assert [next_of(depot, r) for r in ("win", "lose", "draw")] == ["causeway", "fallback", "fallback"]
+    assert [next_of(fallback, r) for r in ("win", "lose", "draw")] == ["causeway", "defeat", "causeway"]
     assert [next_of(causeway, r) for r in ("win", "lose", "draw")] == ["victory", "defeat", "defeat"]
 
 

@@ -130,7 +130,7 @@ def test_the_bundled_tiled_map_and_scenario(capsys) -> None:
     assert (parsed.width, parsed.height) == (24, 15)
     assert parsed.zones["extract"] == [(11, 5), (12, 5), (13, 5), (14, 5),
                                        (11, 6), (12, 6), (13, 6), (14, 6)]
-    assert setup.scenario.victory.zone == "extract"
+    assert [(o.type, o.zone) for o in setup.scenario.objectives] == [("hold", "extract")]
     assert main(["sim", "quarry", "--seed", "2"]) == 0
     assert "Winner: " in capsys.readouterr().out
     tileset = json.loads((bundled_content_dir() / "maps" / "skirmish.tsj").read_text())
