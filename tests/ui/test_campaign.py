@@ -285,3 +285,20 @@ async def test_a_campaign_battles_end_offers_the_campaign_not_a_new_battle(save_
         assert isinstance(app.screen, GameOver)
         await pilot.press("escape")
         await wait_until(pilot, lambda: isinstance(app.screen, Briefing) and app.screen.is_current)
+
+
+def test_the_survivors_table_says_wounded_and_lists_only_grenades_left():
+    from game.campaign import CampaignState, RosterMember
+    from game.ui.screens.campaign import survivors_table
+    from rich.console import Console
+
+    roster = [RosterMember(unit="maire", name="Maire", hp=10, max_hp=26, grenades={"he_grenade": 0}),
+              RosterMember(unit="medic", name="Sana", hp=20, max_hp=20, grenades={"he_grenade": 1}),
+              RosterMember(unit="hollis", name="Hollis", hp=-2, max_hp=20, state="dying")]
+    state = CampaignState(campaign="breakout", name="Breakout", step="depot", seed=1, roster=roster)
+    console = Console(width=100, record=True)
+    console.print(survivors_table(state))
+    rows = {line.split()[0]: line for line in console.export_text().splitlines()[1:] if line.strip()}
+    assert "wounded" in rows["Maire"] and "x0" not in rows["Maire"] and rows["Maire"].rstrip().endswith("-")
+    assert "fit" in rows["Sana"] and "x1" in rows["Sana"]
+    assert "dying" in rows["Hollis"]

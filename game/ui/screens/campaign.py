@@ -145,8 +145,9 @@ def survivors_table(state: CampaignState) -> Table:
             if weapon is not None and weapon.magazine > 0:
                 ammo.append(f"{weapon.name} {loaded}/{weapon.magazine} +{spare}")
         grenades = ", ".join(f"{weapons[g].name if g in weapons else g} x{n}"
-                             for g, n in member.grenades.items()) or "-"
-        condition = "fit" if member.state == "ok" else member.state
+                             for g, n in member.grenades.items() if n > 0) or "-"
+        condition = member.state if member.state != "ok" else (
+            "fit" if member.hp >= member.max_hp else "wounded")
         table.add_row(printable(member.name), f"{member.hp}/{member.max_hp}", condition,
                       printable("; ".join(ammo) or "-"), printable(grenades))
     return table
