@@ -113,8 +113,8 @@ class CoinRuleset(Ruleset):
             apply_damage(session, target, uid, DamageRoll((face,), 1, 0, 1), plan.weapon.damage_type)
         return event
 
-    def preview(self, session: Session, plan: Any) -> dict[str, Any]:
-        chance = 1 / COIN
+    def preview(self, session: Session, plan: Any, reaction: bool = False) -> dict[str, Any]:
+        chance = 1 / COIN           # a coin is the same in or out of the attacker's turn
         return {"attack_modifiers": (), "defense_modifiers": (), "hit_chance": chance,
                 "hits": (1 - chance, chance), "damage_per_hit": 1.0, "expected_damage": chance,
                 "how": f"a d{COIN}: {self.params.hit_face} hits for 1 HP"}
