@@ -413,6 +413,14 @@ class EventSpec(Strict):
     side: Ident | None = Field(default=None, description="the side told; default: every side")
 
 
+class FloorItemSpec(Strict):
+    """An item lying on the map when the battle begins, for a unit to pick up (Recover Item)
+    and use (Use Item): one of the item kinds of the scenario's ruleset (d20: `params.items`)."""
+
+    item: Ident
+    at: tuple[int, int] = Field(description="[x, y]; [0, 0] is top-left")
+
+
 class ScenarioSpec(Strict):
     id: Ident
     name: Name
@@ -453,6 +461,18 @@ class ScenarioSpec(Strict):
     squads: list[SquadSpec] = Field(default_factory=list)
     options: dict[Ident, dict[Ident, Any]] = Field(
         default_factory=dict, description="optional rules switched, by ruleset id: {opend6: {damage_system: wounds}}")
+    items: list[FloorItemSpec] = Field(
+        default_factory=list, max_length=64,
+        description="items lying on the map (the scenario ruleset's item kinds); a ruleset "
+                    "without that kind of item leaves them out")
+
+    @model_serializer(mode="wrap")
+    def _without_empty_items(self, handler: Any) -> Any:
+        """No `items` key when there are none: saves of scenarios without items read as ever."""
+        data = handler(self)
+        if isinstance(data, dict) and not data.get("items"):
+            data.pop("items", None)
+        return data
 
 
 # --- rulesets --------------------------------------------------------------------------------

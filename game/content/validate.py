@@ -464,7 +464,39 @@ def check_scenario(
     scope, problems = with_inline(library, scenario)
     problems += _ruleset_problems(scope, scenario, origin, ruleset_id)
     problems += _option_problems(scope, scenario, origin)
+    problems += _item_problems(scope, scenario, origin)
     return problems + _layout_problems(scope, scenario, origin)
+
+
+def _item_problems(scope: Library, scenario: ScenarioSpec, origin: Origin) -> list[Problem]:
+    """A scenario's `items:` are item kinds its own ruleset has (d20: `params.items`), each on
+    a square of the map a unit can stand on."""
+    if not scenario.items:
+        return []
+    problems = []
+    spec = scope.rulesets.get(scenario.ruleset)
+    kinds = spec.params.get("items") if spec is not None else None
+    kinds = kinds if isinstance(kinds, dict) else {}
+    found = map_of(scope, scenario)
+    parsed = check_map(scope, *found)[0] if found is not None else None
+    terrain = scope.terrain
+    for index, entry in enumerate(scenario.items):
+        if spec is not None and entry.item not in kinds:
+            known = ", ".join(sorted(kinds)) if kinds else "none: it has no items on the floor"
+            problems.append(scope.problem(origin, ("items", index, "item"), (
+                f"unknown item {entry.item!r} for the {spec.name} rules (their `params.items`: "
+                f"{known})")))
+        if parsed is None:
+            continue
+        x, y = entry.at
+        if not parsed.inside(x, y):
+            problems.append(scope.problem(origin, ("items", index, "at"), (
+                f"{list(entry.at)} is off the map ({parsed.width} x {parsed.height} squares)")))
+        elif (spot := terrain.get(parsed.terrain_at(x, y))) is None or not spot.walkable:
+            what = spot.name.lower() if spot is not None else parsed.terrain_at(x, y)
+            problems.append(scope.problem(origin, ("items", index, "at"), (
+                f"{list(entry.at)} is {what}: an item lies where a unit can stand")))
+    return problems
 
 
 def _option_problems(scope: Library, scenario: ScenarioSpec, origin: Origin) -> list[Problem]:

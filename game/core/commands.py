@@ -162,6 +162,37 @@ class SpendPoints(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Unjam(Command):
+    """Clear the jam of the weapon in hand (d20: Unjam Weapon, Two Actions)."""
+
+    kind: ClassVar[str] = "unjam"
+
+
+@dataclass(frozen=True, slots=True)
+class RecoverItem(Command):
+    """Pick up the item lying on `at` (the unit's square or one next to it)."""
+
+    kind: ClassVar[str] = "recover_item"
+    at: Square
+
+
+@dataclass(frozen=True, slots=True)
+class UseItem(Command):
+    """Use a carried item of the kind `item` (a medical kit, a spare magazine)."""
+
+    kind: ClassVar[str] = "use_item"
+    item: str
+
+
+@dataclass(frozen=True, slots=True)
+class Jump(Command):
+    """Jump over the square between the unit and `to` (a gap), landing on `to`."""
+
+    kind: ClassVar[str] = "jump"
+    to: Square
+
+
+@dataclass(frozen=True, slots=True)
 class Respond(Command):
     """The answer to a DefenseAsked (`unit`: the defender) or an OverwatchAsked (`unit`: the
     watcher); not the active unit's."""
@@ -244,7 +275,7 @@ COMMANDS: dict[str, type[Command]] = {
     cls.kind: cls
     for cls in (Move, ChangeStance, Attack, SetOverwatch, Suppress, Throw, Reload, Draw, Revive, Lean,
                 Defend, ChooseDefense, Declare, Aim, SpendPoints, Respond, EndTurn, GiveModifier,
-                SetHealth, Proceed, GiveOrders)
+                SetHealth, Proceed, GiveOrders, Unjam, RecoverItem, UseItem, Jump)
 }
 # What a unit may be ordered to do while planning (the rest are not actions of a queue).
 ORDERABLE = (Move, ChangeStance, Attack, SetOverwatch, Suppress, Throw, Reload, Draw, Revive, Lean)
@@ -271,7 +302,7 @@ def command_from_dict(data: dict[str, Any]) -> Command:
     for key in ("path",):
         if key in args:
             args[key] = tuple(tuple(square) for square in args[key])
-    for key in ("toward", "at", "targets"):
+    for key in ("toward", "at", "targets", "to"):
         if key in args:
             args[key] = tuple(args[key])
     if "rolls" in args:

@@ -25,9 +25,9 @@ import esper
 from game.content.schema import BattleSetup, RulesetSpec
 from game.core import components as c
 from game.core.commands import (GM_COMMANDS, Aim, Attack, ChangeStance, ChooseDefense, Command,
-                                Declare, Defend, Draw, EndTurn, GiveOrders, Lean, Move, Order,
-                                Proceed, Reload, Respond, Revive, SetOverwatch, SpendPoints,
-                                Suppress, Throw, command_from_dict)
+                                Declare, Defend, Draw, EndTurn, GiveOrders, Jump, Lean, Move, Order,
+                                Proceed, RecoverItem, Reload, Respond, Revive, SetOverwatch,
+                                SpendPoints, Suppress, Throw, Unjam, UseItem, command_from_dict)
 from game.core.dice import BadRoll, Dice, RollNeeded
 from game.core.events import DefenseAsked, Event, Moved, OrderLost, Refused, RollWanted, StanceChanged
 from game.core.illegal import Illegal
@@ -122,7 +122,9 @@ class _Before:
 # Commands only some rulesets have (their `actions()`), and what a refusal calls them.
 RULESET_ACTIONS: dict[type, str] = {Throw: "grenades", Suppress: "suppressive fire",
                                     Revive: "first aid on the battlefield", Lean: "leaning out from cover",
-                                    Aim: "aiming over rounds", SpendPoints: "Character Points"}
+                                    Aim: "aiming over rounds", SpendPoints: "Character Points",
+                                    Unjam: "jammed weapons to clear", RecoverItem: "items on the floor",
+                                    UseItem: "usable items", Jump: "jumps over gaps"}
 
 
 ORDERS_FLOW = (GiveOrders, Proceed)     # simultaneous orders: planning and carrying out

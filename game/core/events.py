@@ -514,6 +514,20 @@ class StatusChanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ActionTaken(Event):
+    """A ruleset's own action and what came of it (d20: unjam a weapon, recover or use an
+    item, jump), with the test it rolled, if any."""
+
+    kind: ClassVar[str] = "action_taken"
+    unit: str
+    action: str                  # unjam, recover_item, use_item, jump
+    ap_cost: int
+    detail: str                  # what happened, in words ("clears the jam of the Harrow LMG")
+    check: Check | None = None
+    success: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class ModifierGiven(Event):
     """The game master gave a unit's next attack roll a modifier (0: took one back)."""
 

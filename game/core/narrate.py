@@ -206,6 +206,7 @@ _TELLERS: dict[type, Callable] = {
     ev.StatusChanged: lambda e, n: (f"{n(e.unit)}: {e.status}"
                                     + (f" ({e.turns})" if e.turns else " until healed" if e.lasting else " ends")
                                     + f" - {e.detail}."),
+    ev.ActionTaken: lambda e, n: f"{n(e.unit)} {e.detail} ({e.ap_cost} AP).",
     ev.ModifierGiven: lambda e, n: (f"The game master gives {n(e.unit)}'s next attack roll "
                                     f"{e.modifier:+d}: {e.reason}." if e.modifier else
                                     f"The game master takes back {n(e.unit)}'s modifier: {e.reason}."),

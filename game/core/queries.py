@@ -20,7 +20,7 @@ from game.core.events import Refused
 from game.core.grid import Reach
 from game.core.illegal import Illegal
 from game.core.objectives import ObjectiveStatus, statuses
-from game.core.ruleset import ExtraAction, SuppressOdds, ThrowOdds
+from game.core.ruleset import ExtraAction, FloorItem, SuppressOdds, ThrowOdds
 from game.core.systems import attack, overwatch
 from game.core.systems.sight import unit_sees, visible_enemies
 
@@ -507,9 +507,18 @@ def battle_outcome(battle: Battle) -> dict[str, object]:
                             "done": o.done, "needed": o.needed} for o in objectives(battle)]}
 
 
-def extra_actions(battle: Battle, uid: str, target: str | None = None) -> list[ExtraAction]:
+def extra_actions(battle: Battle, uid: str, target: str | None = None,
+                  square: Square | None = None) -> list[ExtraAction]:
     """The ruleset's own actions for `uid` now, each with its AP and command or why it cannot
-    be taken (OpenD6: aiming over rounds, Character Points)."""
+    be taken (OpenD6: aiming over rounds, Character Points; d20: unjam, recover and use an
+    item, jump toward `square`)."""
     s = battle.session
     s.use()
-    return s.rules.extra_actions(s, uid, target)
+    return s.rules.extra_actions(s, uid, target, square)
+
+
+def floor_items(battle: Battle, side: str) -> list[FloorItem]:
+    """The items lying on squares `side` has explored (d20: medical kits, spare magazines)."""
+    s = battle.session
+    explored = s.sight[side].explored
+    return [item for item in s.rules.floor_items(s) if explored[item.at[1], item.at[0]]]

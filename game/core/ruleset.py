@@ -127,6 +127,17 @@ class ExtraAction:
     command: Any | None           # the Command to submit; None when it cannot be taken now
     why: str = ""                 # why it cannot (greyed in the bar)
     needs_target: bool = False    # asked again with the chosen target before it is taken
+    needs_square: bool = False    # asked again with the square under the cursor (a jump's landing)
+
+
+@dataclass(frozen=True, slots=True)
+class FloorItem:
+    """An item lying on a square (d20: for Recover Item), as the board and the look text show it."""
+
+    at: Square
+    item: str                     # its kind (the ruleset's own id)
+    name: str
+    glyph: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,8 +276,14 @@ class Ruleset:
         """Modifier to a side's rolls when its morale is at `percent` of its start."""
         return 0
 
-    def extra_actions(self, session: Session, uid: str, target: str | None) -> list[ExtraAction]:
-        """The ruleset's own actions for `uid` now (at `target`, where one is chosen)."""
+    def extra_actions(self, session: Session, uid: str, target: str | None,
+                      square: Square | None = None) -> list[ExtraAction]:
+        """The ruleset's own actions for `uid` now (at `target`, where one is chosen; toward
+        `square`, the one under the cursor, for those that need one)."""
+        return []
+
+    def floor_items(self, session: Session) -> list[FloorItem]:
+        """The items lying on the map (none here: only d20 has items to pick up)."""
         return []
 
     def defense_costs(self, session: Session, uid: str) -> dict[str, int]:

@@ -348,4 +348,27 @@ def test_bad_content_never_raises_anything_but_content_error(write: Write, tmp_p
     with pytest.raises(ContentError) as caught:
         load_setup("no_such_scenario")
     assert "(scenarios: alley, " in str(caught.value)
-    assert ", courier, d20_depot, depot" in str(caught.value)
+    assert ", courier, d20_depot, d20_ditch, depot" in str(caught.value)
+
+
+def test_a_broken_floor_item_names_the_file_and_the_key(write: Write) -> None:
+    path = write("s.yaml", """
+        id: ditch_items
+        name: Ditch items
+        ruleset: d20
+        map: ditch
+        sides:
+          - {id: a, name: A, zone: alpha, members: [{unit: hollis}]}
+          - {id: b, name: B, zone: bravo, members: [{unit: gunner}]}
+        items:
+          - {item: medkit, at: [4, 6]}
+          - {item: grenade, at: [4, 6]}
+          - {item: medkit, at: [40, 6]}
+          - {item: medkit, at: [9, 3]}
+    """)
+    found = problems_in(path)
+    assert only(found, "items[1].item").message.startswith(
+        "unknown item 'grenade' for the d20 Waygates rules (their `params.items`: magazine, medkit)")
+    assert only(found, "items[2].at").message == "[40, 6] is off the map (20 x 12 squares)"
+    assert only(found, "items[3].at").message == "[9, 3] is ditch: an item lies where a unit can stand"
+    assert not [p for p in found if p.key.startswith("items[0]")]

@@ -92,6 +92,39 @@ class Ability(_P):
     attacks: int | None = Field(default=None, ge=1)
 
 
+class ItemKind(_P):
+    """An item a scenario may leave on the floor (Recover Item picks it up, Use Item uses it):
+    what it is called and drawn as, the Actions using it takes, and what it does."""
+    name: str = Field(min_length=1, max_length=40)
+    glyph: str = Field(min_length=1, max_length=1)
+    actions: int = Field(ge=1, le=2)          # "One or Two Actions"
+    heal: str | None = None                   # dice of hit points back to its user
+    magazines: int = Field(default=0, ge=0, le=10)   # spare magazines for the firearm in hand
+
+    @field_validator("heal")
+    @classmethod
+    def _heal_dice(cls, value: str | None) -> str | None:
+        if value is not None:
+            DiceCode.parse(value)
+        return value
+
+    @model_validator(mode="after")
+    def _does_something(self) -> ItemKind:
+        if not self.heal and not self.magazines:
+            raise ValueError("an item needs an effect: `heal` (dice) or `magazines`")
+        return self
+
+
+class Jump(_P):
+    """Jump (One Action): over one square of a terrain listed in `over` (its DC) to the
+    square beyond, on an Attribute Test of `attribute`; failed, the unit stays where it was,
+    prone if `fall_prone`."""
+    actions: int = Field(default=1, ge=1, le=2)
+    attribute: str
+    over: dict[str, int] = Field(default_factory=dict)   # terrain id -> DC
+    fall_prone: bool = True
+
+
 class D20Params(_P):
     die: int = Field(ge=2)
     initiative_attribute: str
@@ -122,6 +155,13 @@ class D20Params(_P):
     willpower_attribute: str
     dead_below_zero_share: float = Field(gt=0)
     unarmed: Unarmed
+    # The Combat Actions table's Unjam Weapon and Recover Item, in Actions; how far away (in
+    # squares) an item can be picked up from; the items a scenario may leave on the floor; Jump.
+    unjam_actions: int = Field(default=2, ge=1, le=2)
+    recover_item_actions: int = Field(default=1, ge=1, le=2)
+    recover_reach: int = Field(default=1, ge=0, le=1)
+    items: dict[str, ItemKind] = Field(default_factory=dict)
+    jump: Jump | None = None
 
     @model_validator(mode="after")
     def _every_size_punches(self) -> D20Params:
@@ -158,6 +198,7 @@ class Weapon:
     clip: int = 1
     attribute_times: int = 1             # times the damage attribute is added (a giant's fists: 2)
     divisor: int = 1                     # the damage divided, rounded down (a flea's fists: 2)
+    jams_on: int = 0                     # a natural hit roll this low or lower jams it (0: never)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +235,7 @@ class Outcome:
     armor_loss: int = 0
     effect: str = ""                                     # a critical's effect test, in words
     retaliation: int = 0                                 # riposte or rebound damage to the attacker
+    jammed: bool = False                                 # the weapon jammed: no shot left it
 
 
 class D20Rules:
@@ -274,6 +316,21 @@ class D20Rules:
             return False, False
         reaches = test >= armor_rating if self.p.equal_hits else test > armor_rating
         return critical or reaches, critical
+
+    @staticmethod
+    def jams(natural: int, weapon: Weapon) -> bool:
+        """A natural hit roll of the weapon's `jams_on` or lower jams it (CHOICE: the text
+        names Unjam Weapon but no rule that jams one): the attack misses, whatever the test."""
+        return natural <= weapon.jams_on
+
+    def attribute_test(self, attributes: dict[str, int], attribute: str, dc: int,
+                       roll: Roll, name: str = "attribute_test") -> tuple[int, int, bool]:
+        """An Attribute Test: (natural, total, passed) of d20 + the attribute against `dc`
+        (CHOICE: the text gives no rule; a total equal to the DC passes, as a hit test equal
+        to the Armor Rating hits)."""
+        natural = roll(name, 1, self.p.die)
+        total = natural + attributes.get(attribute, 0)
+        return natural, total, total >= dc
 
     def reaction_stops(self, natural: int, total: int, hit_test: int, critical: bool) -> bool:
         """Above the hit test; against a critical hit, the reaction must also be critical.
@@ -366,6 +423,12 @@ class D20Rules:
         code = DiceCode.parse(status.duration)
         return sum(roll("status_duration", 1, code.sides) for _ in range(code.count)) + code.bonus
 
+    @staticmethod
+    def roll_dice(code: str, roll: Roll, name: str) -> int:
+        """A dice code's total (2d4+1), each die rolled as `name`."""
+        dice = DiceCode.parse(code)
+        return sum(roll(name, 1, dice.sides) for _ in range(dice.count)) + dice.bonus
+
     def status_tick(self, name: str, roll: Roll) -> int:
         """Damage a status deals at the start of its bearer's turn."""
         status = self.p.statuses[name]
@@ -386,6 +449,10 @@ class D20Rules:
         base: dict[str, Any] = dict(natural=natural, hit_test=test, hit_parts=tuple(parts),
                     armor_rating=defender.armor_rating, critical=critical,
                     damage_after=defender.damage, state=self.state_for(defender.damage, defender))
+        if self.jams(natural, weapon):
+            base.update(critical=False)
+            return Outcome(hit=False, jammed=True, reason=f"a natural {natural} jams the "
+                           f"{weapon.name}", **base)
         if not hit:
             return Outcome(hit=False, reason=f"hit test {test} is below Armor Rating "
                            f"{defender.armor_rating}", **base)

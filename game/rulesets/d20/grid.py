@@ -40,7 +40,7 @@ from game.rulesets.d20 import calculator as calculator_side
 from game.rulesets.d20 import profiles
 from game.rulesets.d20.core import D20Rules, Fighter, Outcome, Situation, Style, Weapon
 from game.rulesets.eclipse.core import roller_from
-from game.rulesets.d20 import reactions, turns, words
+from game.rulesets.d20 import kit, reactions, turns, words
 from game.rulesets.d20.odds import d20_odds
 from game.rulesets.d20.common import (MAX_FULL_AUTO_TOTAL, STANCE_HEIGHT, STEALTH, TOTAL_DISENGAGE,
                                       adjacent, guard_kind)
@@ -87,6 +87,12 @@ class D20Grid(GridRules):
         self._disengaged: dict[str, set[str]] = {}
         self._unaware: dict[str, set[str]] = {}
         self._surprise: set[str] = set()
+        # Weapons jammed (unit, index in its loadout) until unjammed; the items still on the
+        # floor ([square, kind], from the scenario's `items:` at the first look); each unit's
+        # items picked up and not yet used.
+        self._jammed: set[tuple[str, int]] = set()
+        self._floor: list[list[Any]] | None = None
+        self._carried: dict[str, list[str]] = {}
 
     # --- taken from the modules beside this one ------------------------------------------
 
@@ -117,6 +123,19 @@ class D20Grid(GridRules):
     ambush = turns.ambush
     watched_by = reactions.watched_by
     stealth_useful = reactions.stealth_useful
+
+    unjam = kit.unjam
+    recover_item = kit.recover_item
+    use_item = kit.use_item
+    jump = kit.jump
+    jump_near = kit.jump_near
+    jam_weapon = kit.jam
+    floor_items = kit.floor_items
+    actions = kit.kit_actions
+
+    def extra_actions(self, session: Session, uid: str, target: str | None,
+                      square: tuple[int, int] | None = None) -> list[Any]:
+        return kit.kit_extra_actions(self, session, uid, square)
 
     label = words.label
     detail = words.detail
@@ -195,7 +214,8 @@ class D20Grid(GridRules):
                           "like 1d8.") from None
         return Weapon(name=weapon.name, damage=profile.damage, damage_type=profile.damage_type,
                       style=self.style_of(weapon, profile), crit_range=profile.crit_range,
-                      advanced=profile.advanced, burst=max(1, rounds), clip=max(1, rounds))
+                      advanced=profile.advanced, burst=max(1, rounds), clip=max(1, rounds),
+                      jams_on=profile.jams_on)
 
     def attack_type_of(self, plan: AttackPlan) -> str:
         """The attack type a plan makes: its mode's name (a punch is a Basic Attack)."""
@@ -360,6 +380,9 @@ class D20Grid(GridRules):
                           " this turn" + (" (Combat Prowess allows more)." if limit == 1 else "."))
         if guard_kind(session, plan.attacker) == "defensive_stance":
             raise Illegal(f"{name} is in Defensive Stance: no attack this turn.")
+        jammed = kit.jammed_weapon(self, session, plan.attacker)
+        if jammed is not None and plan.weapon.id != self.unarmed_weapon().id:
+            raise Illegal(f"{name}'s {jammed} is jammed: unjam it first (Two Actions).")
         self.weapon_for(session, plan)
         if plan.weapon.kind != "melee":
             apos, tpos = session.position(plan.attacker), session.position(plan.target)
@@ -388,7 +411,9 @@ class D20Grid(GridRules):
         out = self.core.attack(attacker, defender, weapon, sit,
                                roller_from(session.dice, defender=target))
         gm.spend(session, uid)
-        ammo = self.spend_ammo(session, plan)
+        if out.jammed:
+            self.jam_weapon(session, uid)
+        ammo = 0 if out.jammed else self.spend_ammo(session, plan)   # CHOICE: no shot, no round spent
         self.record(session, plan, out.hit)
         if out.reaction is not None:
             self.reacted(session, target, sit.reaction)

@@ -25,6 +25,8 @@ def d20_odds(rules: D20Rules, attacker: Fighter, defender: Fighter, weapon: Weap
     die = rules.p.die
     groups: dict[tuple[int, bool], float] = defaultdict(float)
     for natural in range(1, die + 1):
+        if rules.jams(natural, weapon):
+            continue                      # the weapon jams: no shot
         test = natural + modifier
         hit, critical = rules.hit_result(natural, test, defender.armor_rating, weapon.crit_range)
         if not hit:

@@ -9,6 +9,7 @@ from game.core import components as c
 from game.rulesets.tabletop.grid import GridRules
 from game.core.session import Session
 from game.rulesets.d20.core import Fighter, Outcome, Situation
+from game.rulesets.d20 import kit
 from game.rulesets.d20.common import REACTION_VERBS
 
 if TYPE_CHECKING:
@@ -22,6 +23,8 @@ def label(self: D20Grid, name: str) -> str:
 def detail(self: D20Grid, out: Outcome, sit: Situation, attacker: Fighter, defender: Fighter,
            why_not: str) -> str:
     """One line: the hit test and its parts, the reaction, the damage, the critical's effect."""
+    if out.jammed:
+        return f"d20 {out.natural}: {out.reason}: no shot leaves it, and it cannot attack until unjammed"
     terms = [f"d20 {out.natural}"] + [f"{self.label(k)} {v}" for k, v in out.hit_parts]
     parts = " + ".join(terms)
     text = f"hit test {out.hit_test} ({parts}) against Armor Rating {out.armor_rating}: "
@@ -70,4 +73,4 @@ def statuses(self: D20Grid, session: Session, uid: str) -> list[str]:
         out.append(f"{cond.held} held")
     if cond.reacted_round:
         out.append("reacted")
-    return out
+    return out + kit.kit_words(self, session, uid)

@@ -180,7 +180,8 @@ class OpenD6Grid(GridRules):
     def actions(self) -> dict[type, Any]:
         return {Aim: self.aim_action, SpendPoints: self.spend_action}
 
-    def extra_actions(self, session: Session, uid: str, target: str | None) -> list[ExtraAction]:
+    def extra_actions(self, session: Session, uid: str, target: str | None,
+                      square: tuple[int, int] | None = None) -> list[ExtraAction]:
         """a: aim at the target (the whole round); b: a Character Point on the next roll."""
         ap = session.get(uid, c.ActionPoints).current
         if target is None:
