@@ -42,7 +42,7 @@ from game.core.commands import Attack, Command, Declare, Defend, EndTurn, Move
 from game.core.engine import Battle
 from game.core.events import Refused
 from game.core.queries import (AttackPreview, Sighting, UnitInfo, action_costs, declaring, extra_actions,
-                               full_move_beyond, opportunity_attacks, preview_attack, reach,
+                               floor_items, full_move_beyond, opportunity_attacks, preview_attack, reach,
                                standing_at, unit_info)
 
 Square = tuple[int, int]
@@ -62,6 +62,7 @@ HIGH_GROUND = 0.5         # the first sort's guess of standing above an enemy (s
 ZONE_PULL = 0.06          # per square walked toward the zone the objectives send it to
 ZONE_SCORES = 3.0         # standing where its side scores or wins at once (reach, extract)
 GUARD_SQUARES = 6         # a defender of the zone the enemy must reach stays this close to it
+KIT_KEYS = ("R", "T", "U")  # d20: unjam, pick up an item, use one (game/rulesets/d20/kit.py)
 ZONE_SQUARES = 3          # squares nearest the zone added to those weighed by exact odds
 
 
@@ -118,6 +119,9 @@ class TabletopPlayer:
         if me.state != "ok":
             return EndTurn(uid)
         self._aims = weighed_aims(battle, self.side, self.level.objectives)
+        kit = self._kit(battle, me) or self._fetch(battle, me)
+        if kit is not None:
+            return kit
         blade = self.scout._blade(battle, me)       # a dry gun: the knife, if it carries one
         if blade is not None:
             return blade
@@ -173,6 +177,39 @@ class TabletopPlayer:
         if isinstance(fallback, Move) and (self._attacked or fallback.path[-1:] == (self._start,)):
             return EndTurn(uid)           # not back to where the turn began: that is pacing
         return fallback
+
+    def _kit(self, battle: Battle, me: UnitInfo) -> Command | None:
+        """d20's Combat Actions where the content gives them something to do: clear a jammed
+        weapon in hand as soon as the turn has the Actions for it; with no enemy in sight,
+        pick up an item in reach and use what it carries (a medical kit only when hurt: the
+        engine refuses one on an unhurt unit)."""
+        offered = {e.key: e for e in extra_actions(battle, me.uid) if e.key in KIT_KEYS}
+        if not offered:
+            return None
+        unjam = offered.get("R")
+        if unjam is not None and unjam.command is not None:
+            return unjam.command
+        if self.scout._enemies(battle):
+            return None
+        for key in ("U", "T"):
+            found = offered.get(key)
+            if found is not None and found.command is not None:
+                return found.command
+        return None
+
+    def _fetch(self, battle: Battle, me: UnitInfo) -> Command | None:
+        """d20: with no enemy in sight, walk next to an item the side has seen lying within
+        this turn's reach, keeping an Action to pick it up."""
+        items = floor_items(battle, self.side)
+        if not items or me.stance == "prone" or self.scout._enemies(battle):
+            return None
+        area = reach(battle, me.uid)
+        near = [(cost, square) for item in items
+                for square in ((item.at[0] + dx, item.at[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+                if (cost := area.cost(square)) is not None and cost < me.ap]
+        if not near or any(square == me.square for _, square in near):
+            return None
+        return self._walk(battle, me, min(near)[1])
 
     def _aim(self, battle: Battle, me: UnitInfo, enemies: list[Sighting], shot: Attack) -> Command | None:
         """OpenD6: a round of aim (+1D on the next shot, to +3D) when the shot is a long one and
