@@ -67,7 +67,8 @@ def _tabletop(match: Match, info: UnitInfo, costs: ActionCosts) -> list[ActionIt
     if len(rules.defense_choices) > 1:
         items.append(ActionItem("y", "when attacked", None, up))
     for extra in extra_actions(match.battle, info.uid):
-        ok = up and (extra.command is not None or (extra.needs_target and not extra.why))
+        asks = extra.needs_target or extra.needs_square     # asked again with the target or square
+        ok = up and (extra.command is not None or (asks and not extra.why))
         items.append(ActionItem(extra.key, extra.label, extra.cost, ok, extra.why))
     return items
 

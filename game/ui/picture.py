@@ -8,14 +8,14 @@ of it. Nothing here decides a rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from game.core import events as ev
 from game.core.events import Event
 from game.core.grid import Reach
-from game.core.queries import (AttackPreview, UnitInfo, explored_squares, opportunity_attacks,
-                               preview_attack, reach, revivable, unit_sees_square,
-                               visible_squares)
+from game.core.queries import (AttackPreview, UnitInfo, explored_squares, floor_items,
+                               opportunity_attacks, preview_attack, reach, revivable,
+                               unit_sees_square, visible_squares)
 from game.ui.board import Scene, TerrainLook, line_between, rings
 from game.ui.match import Match
 from game.ui.objectives import zone_at, zone_label
@@ -36,6 +36,7 @@ class Picture:
     reach: Reach | None                  # where the selected unit can walk, on its turn
     standing: dict[Square, str]          # tints that stay while the cursor moves
     danger: set[Square]                  # squares in a known enemy's overwatch cone
+    items: dict[Square, tuple[str, ...]] = field(default_factory=dict)   # on the floor, seen
 
     def square_of(self, uid: str | None) -> Square | None:
         return next((sq for sq, info in self.known.items() if info.uid == uid), None)
@@ -61,10 +62,13 @@ def take_picture(match: Match, viewer: str, selected: str | None, my_turn: bool)
     walker = None
     if my_turn and selected == match.active_uid and selected is not None:
         walker = reach(match.battle, selected)
+    items: dict[Square, tuple[str, ...]] = {}
+    for item in floor_items(match.battle, viewer):
+        items[item.at] = (*items.get(item.at, ()), item.name)
     return Picture(viewer, match.active_side, known,
                    board_scene(match, viewer, list(known.values())), walker,
                    standing_tints(match, viewer, walker.squares() if walker else None),
-                   danger_squares(match, viewer))
+                   danger_squares(match, viewer), items)
 
 
 def first_square(match: Match, viewer: str) -> Square | None:
@@ -140,6 +144,8 @@ def where(match: Match, picture: Picture, look: TerrainLook, cursor: Square) -> 
     unit = picture.known.get(cursor)
     if unit is not None:
         text += f": {unit.name}"
+    if cursor in picture.items:
+        text += f"; on the floor: {', '.join(picture.items[cursor])}"
     return text
 
 

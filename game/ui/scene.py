@@ -7,14 +7,15 @@ it saw. Nothing here decides anything; it reads the engine's queries.
 
 from __future__ import annotations
 
-from game.core.queries import (UnitInfo, enemy_cones, explored_squares, own_cones, unit_info,
-                               units_known_to, visible_squares)
+from game.core.queries import (UnitInfo, enemy_cones, explored_squares, floor_items, own_cones,
+                               unit_info, units_known_to, visible_squares)
 from game.ui.board import Scene, UnitMark
 from game.ui.glyphs import side_color, unit_text
 from game.ui.match import Match
 from game.ui.objectives import zone_tints
 
 Square = tuple[int, int]
+ITEM_COLOR = "#e0c040"     # an item on the floor (d20: a medical kit, a spare magazine)
 
 
 def known_units(match: Match, viewer: str) -> list[UnitInfo]:
@@ -27,6 +28,8 @@ def board_scene(match: Match, viewer: str, known: list[UnitInfo]) -> Scene:
     battle = match.battle
     active = match.active_uid
     units: dict[Square, UnitMark] = {}
+    for item in floor_items(battle, viewer):      # items lying on ground the side has seen
+        units[item.at] = UnitMark(item.glyph + " ", ITEM_COLOR, bold=True)
     for info in known:
         if info.square is None:
             continue

@@ -366,7 +366,8 @@ class Orders:
         return words
 
     def extra(self, key: str) -> None:
-        """a, b...: the ruleset's own actions (OpenD6: aim over rounds, a Character Point)."""
+        """a, b, R...: the ruleset's own actions (OpenD6: aim over rounds, a Character Point;
+        d20: unjam, pick up or use an item, jump to the square under the cursor)."""
         screen, uid = self.screen, self.match.active_uid
         found = next((e for e in extra_actions(self.match.battle, uid) if e.key == key), None)
         if found is None:
@@ -377,6 +378,9 @@ class Orders:
                 screen.action_target(1)           # pick the target first; the key again takes it
                 return
             found = next(e for e in extra_actions(self.match.battle, uid, screen.target) if e.key == key)
+        elif found.needs_square and not found.why:    # toward the square under the cursor
+            found = next(e for e in extra_actions(self.match.battle, uid, square=screen.cursor)
+                         if e.key == key)
         if found.command is None:
             screen.notify(found.why or "Not possible now.", title="Not possible", severity="warning",
                           timeout=4, markup=False)

@@ -1,0 +1,42 @@
+"""d20's items on the floor in the app: the board draws one where the side has seen it, the
+action bar offers picking it up (T), and the key picks it up."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.core.events import ActionTaken
+from game.ui.actions import action_items
+from game.ui.screens.battle import BattleScreen
+from tests.ui.ui_helpers import DUEL, make_app, open_new_battle, wait_until
+
+
+@pytest.mark.slow
+async def test_an_item_on_the_floor_is_drawn_offered_and_picked_up_with_t(save_dir, tmp_path):
+    kit = tmp_path / "kit.yaml"
+    kit.write_text(DUEL.read_text().replace("id: ui_duel", "id: ui_kit")
+                   .replace("ruleset: skirmish", "ruleset: d20")
+                   + "items:\n  - {item: medkit, at: [2, 1]}\n")
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_new_battle(pilot, str(kit), "5")
+        await pilot.click("#ruleset-d20")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, BattleScreen))
+        screen = app.screen
+        await wait_until(pilot, screen.my_turn)
+        uid = screen.match.active_uid
+        assert screen.match.battle.session.position(uid) == (1, 1)
+        assert screen.picture.scene.units[(2, 1)].text == "! "
+        assert screen.picture.items == {(2, 1): ("Medical kit",)}
+        items = {item.key: item for item in action_items(screen.match, uid, move_cost=None,
+                                                          mode=None, aim=0, has_target=False,
+                                                          revive_target=False)}
+        assert items["T"].label == "pick up Medical kit" and items["T"].enabled
+        assert items["T"].cost == 1
+        await pilot.press("T")
+        await wait_until(pilot, lambda: any(isinstance(e, ActionTaken) for e in screen.match.history))
+        done = next(e for e in screen.match.history if isinstance(e, ActionTaken))
+        assert done.action == "recover_item" and done.ap_cost == 1
+        await wait_until(pilot, lambda: (2, 1) not in screen.picture.items)
+        assert (2, 1) not in screen.picture.scene.units
