@@ -121,6 +121,9 @@ def test_an_item_is_picked_up_next_to_the_unit_and_used():
         assert "carries Medical kit" in unit_info(fight, "red-1").statuses
         refused(fight, UseItem("red-1", "medkit"), "unhurt")
         refused(fight, UseItem("red-1", "magazine"), "carries no Spare magazine")
+        refused(fight, UseItem("red-1", ["medkit"]), "is not an item")       # type: ignore[arg-type]
+        refused(fight, RecoverItem("red-1", "3,3"), "is not a square")      # type: ignore[arg-type]
+        refused(fight, Jump("red-1", (3,)), "is not a square")              # type: ignore[arg-type]
         fight.session.use()
         fight.session.get("red-1", c.Health).hp = 11
         ok(fight.submit(EndTurn("red-1")))

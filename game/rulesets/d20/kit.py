@@ -163,6 +163,8 @@ def recover_item(self: D20Grid, session: Session, cmd: RecoverItem) -> None:
 
 def use_refusal(self: D20Grid, session: Session, uid: str, item: str) -> str | None:
     name = _name(session, uid)
+    if not isinstance(item, str):
+        return f"{item!r} is not an item."
     kind = self.core.p.items.get(item)
     if kind is None or item not in carried(self, uid):
         what = kind.name if kind is not None else repr(item)
