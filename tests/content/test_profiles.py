@@ -349,7 +349,7 @@ def test_elite_characters_outclass_troopers() -> None:
 
 
 @pytest.mark.parametrize(("ident", "ruleset", "map_id"), [
-    ("eclipse2_alley", "eclipse2", "alley"),
+    ("eclipse2_alley", "eclipse2", "outskirts"),
     ("eclipse1_depot", "eclipse1", "depot"),
     ("opend6_alley", "opend6", "alley"),
     ("d20_depot", "d20", "depot"),
