@@ -20,9 +20,9 @@ class WeaponProfile(shared.WeaponProfile):
     handgun: bool = False            # +2 within 5 ft
     two_handed: bool = False         # -4 with a two-handed ranged weapon within 5 ft
     attack_types: list[Ident] | None = None
+    """The attack types this weapon allows; None: every one its style allows."""
     jams_on: int = Field(default=0, ge=0, le=19)
     """A natural hit roll this low or lower jams the weapon until it is unjammed (0: never)."""
-    """The attack types this weapon allows; None: every one its style allows."""
 
 
 class ArmorProfile(shared.ArmorProfile):
