@@ -37,6 +37,10 @@ w                    draw the next weapon             v   revive the downed ally
                                                           under the cursor (odds first)
 u                    defend (full or active defense, Eclipse Phase, OpenD6, d20)
 n                    declare this round's actions (OpenD6: -1D each beyond the first)
+a  b                 OpenD6: aim over rounds (+1D a round), a Character Point
+R  T  U  J           d20: unjam the weapon in hand / pick up the item (! medical kit,
+                     | magazine) on or next to the unit / use an item carried / jump
+                     over a ditch (_) to the square under the cursor
 y                    how this unit meets attacks (Eclipse melee, d20 reactions; ask =
                      a prompt every time)
 e                    end the turn (or give orders)    .   cursor back to the active unit
