@@ -37,7 +37,7 @@ def test_a_unit_that_can_reach_the_boats_runs_for_them_under_fire(ruleset, level
     """Breakout 3: three squares from the boats, an Olea soldier in sight. Standing in the zone
     at the end of its turn takes Maire out and wins; a shot does not."""
     setup = placed("breakout_causeway", ruleset,
-                   {"jensen": [("maire", (21, 4))], "olea": [("soldier", (18, 3))]})
+                   {"jensen": [("maire", (14, 4))], "olea": [("soldier", (11, 3))]})
     with new_battle(setup, 1) as battle:
         s = battle.session
         while s.side_of(s.active) != "jensen":
