@@ -1,9 +1,10 @@
 """Can a side reach its objective? A `reach` scenario whose zone is walled off from every unit
 of the side that must reach it cannot be won, only timed out: validate refuses it.
 
-The check is generous on purpose: any walkable square counts and every diagonal step is allowed
-(some rulesets forbid cutting a wall's corner), so a zone it calls unreachable is unreachable
-under every ruleset. Path search runs in python-tcod's C code.
+Any walkable square counts (other units are not in the way). A diagonal step past a wall's
+corner is allowed only where the scenario's own ruleset allows one (`movement: corner_cutting`;
+every bundled ruleset forbids it): a gap that opens onto a square no unit can stand on, with
+only a corner to cut round it, leads nowhere. Path search runs in python-tcod's C code.
 """
 
 from __future__ import annotations
@@ -16,26 +17,28 @@ import tcod.path
 from game.content.deploy import Deployment
 from game.content.maps import ParsedMap, Square
 from game.content.schema import ScenarioSpec, TerrainSpec
+from game.core.grid import DIAGONALS, corner_condition
 
 
 def unreachable_objective(
     scenario: ScenarioSpec, parsed: ParsedMap, terrain: Mapping[str, TerrainSpec],
-    deployments: list[Deployment],
+    deployments: list[Deployment], *, corner_cutting: bool = False,
 ) -> str | None:
     """Why a `reach` objective cannot be won (no unit of its side can walk there), or None."""
     victory = scenario.victory
     if victory.type != "reach" or not deployments or victory.zone not in parsed.zones:
         return None
     starts = [(d.x, d.y) for d in deployments if d.side == victory.side]
-    if not starts or reaches(parsed, terrain, starts, parsed.zones[victory.zone]):
+    if not starts or reaches(parsed, terrain, starts, parsed.zones[victory.zone], corner_cutting=corner_cutting):
         return None
-    return (f"no unit of side {victory.side!r} can walk to zone {victory.zone!r}: walls or "
-            "other ground no unit can stand on cut it off, so the side can never win")
+    return (f"no unit of side {victory.side!r} can walk to zone {victory.zone!r}: "
+            f"{_why_cut_off(parsed, terrain, starts, parsed.zones[victory.zone])}, so the side "
+            "can never win")
 
 
 def unreachable_zones(
     scenario: ScenarioSpec, parsed: ParsedMap, terrain: Mapping[str, TerrainSpec],
-    deployments: list[Deployment],
+    deployments: list[Deployment], *, corner_cutting: bool = False,
 ) -> list[tuple[int, str]]:
     """(index, why) of each `reach`, `extract` or `escort` objective whose zone no unit of its
     side can walk to: the side could never meet it."""
@@ -45,10 +48,19 @@ def unreachable_zones(
         if objective.type not in ("reach", "extract", "escort") or zone not in parsed.zones:
             continue
         starts = [(d.x, d.y) for d in deployments if d.side == objective.side]
-        if starts and not reaches(parsed, terrain, starts, parsed.zones[zone or ""]):
+        goal = parsed.zones[zone or ""]
+        if starts and not reaches(parsed, terrain, starts, goal, corner_cutting=corner_cutting):
             found.append((index, f"no unit of side {objective.side!r} can walk to zone {zone!r}: "
-                                 "walls or other ground no unit can stand on cut it off"))
+                                 f"{_why_cut_off(parsed, terrain, starts, goal)}"))
     return found
+
+
+def _why_cut_off(parsed: ParsedMap, terrain: Mapping[str, TerrainSpec], starts: list[Square],
+                 goal: Iterable[Square]) -> str:
+    if reaches(parsed, terrain, starts, goal, corner_cutting=True):
+        return ("the only way there steps diagonally past a wall's corner, which these rules do "
+                "not allow (open the square beside it)")
+    return "walls or other ground no unit can stand on cut it off"
 
 
 def walkable_array(parsed: ParsedMap, terrain: Mapping[str, TerrainSpec]) -> np.ndarray:
@@ -59,7 +71,7 @@ def walkable_array(parsed: ParsedMap, terrain: Mapping[str, TerrainSpec]) -> np.
 
 
 def reaches(parsed: ParsedMap, terrain: Mapping[str, TerrainSpec], starts: Iterable[Square],
-            goal: Iterable[Square]) -> bool:
+            goal: Iterable[Square], *, corner_cutting: bool = False) -> bool:
     """Whether a walk over walkable squares leads from any of `starts` to any of `goal`.
 
     An A* search toward one goal square stops as soon as it gets there (milliseconds on a
@@ -69,7 +81,16 @@ def reaches(parsed: ParsedMap, terrain: Mapping[str, TerrainSpec], starts: Itera
     goal = list(goal)
     if not goal:
         return False
-    graph = tcod.path.SimpleGraph(cost=walkable_array(parsed, terrain), cardinal=1, diagonal=1)
+    walkable = walkable_array(parsed, terrain)
+    graph: tcod.path.SimpleGraph | tcod.path.CustomGraph
+    if corner_cutting:
+        graph = tcod.path.SimpleGraph(cost=walkable, cardinal=1, diagonal=1)
+    else:
+        graph = tcod.path.CustomGraph(walkable.shape)
+        for step in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            graph.add_edge(step, 1, cost=walkable)
+        for step in DIAGONALS:
+            graph.add_edge(step, 1, cost=walkable, condition=corner_condition(walkable.astype(bool), *step))
     finder = tcod.path.Pathfinder(graph)
     for x, y in starts:
         finder.add_root((y, x))

@@ -449,10 +449,14 @@ def _layout_problems(scope: Library, scenario: ScenarioSpec, origin: Origin) -> 
 def _objective_reached(
     scope: Library, scenario: ScenarioSpec, origin: Origin, parsed: ParsedMap, deployments: list
 ) -> list[Problem]:
-    message = unreachable_objective(scenario, parsed, scope.terrain, deployments)
+    spec = scope.rulesets.get(scenario.ruleset)      # written for its own ruleset's walking
+    movement = spec.params.get("movement") if spec is not None else None
+    corners = bool(movement.get("corner_cutting", False)) if isinstance(movement, dict) else False
+    message = unreachable_objective(scenario, parsed, scope.terrain, deployments, corner_cutting=corners)
     found = [scope.problem(origin, ("victory", "zone"), message)] if message else []
     return found + [scope.problem(origin, ("objectives", index, "zone"), why) for index, why
-                    in unreachable_zones(scenario, parsed, scope.terrain, deployments)]
+                    in unreachable_zones(scenario, parsed, scope.terrain, deployments,
+                                         corner_cutting=corners)]
 
 
 def check_scenario(

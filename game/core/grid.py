@@ -196,7 +196,7 @@ class Grid:
             straight = np.where(self.walkable, costs.straight + extra, 0).astype(np.int32)
             diagonal = np.where(self.walkable, costs.diagonal + extra, 0).astype(np.int32)
             corners = {d: (np.ones_like(self.walkable, dtype=np.int8) if costs.corner_cutting
-                           else _corner_condition(self.walkable, *d)) for d in DIAGONALS}
+                           else corner_condition(self.walkable, *d)) for d in DIAGONALS}
             cached = self._edges[costs] = (straight, diagonal, corners)
         return cached
 
@@ -248,7 +248,7 @@ class _Searcher:
         return self.finder.distance.copy(), self.finder.traversal.copy()
 
 
-def _corner_condition(walkable: np.ndarray, dy: int, dx: int) -> np.ndarray:
+def corner_condition(walkable: np.ndarray, dy: int, dx: int) -> np.ndarray:
     """For each square, whether the diagonal step (dy, dx) clears both side squares."""
     h, w = walkable.shape
     padded = np.zeros((h + 2, w + 2), dtype=bool)

@@ -39,6 +39,18 @@ def test_one_open_square_is_enough(write: Write) -> None:
 
 
 
-def test_a_diagonal_step_between_two_walls_counts(write: Write) -> None:
-    text = SCENARIO.format(gap="#").replace("#AA..#.XX#", "#AA...#XX#", 1)   # (5,1) -> (6,2)
+def test_a_diagonal_step_between_two_walls_does_not_count(write: Write) -> None:
+    """The only way is (5,1) -> (6,2), past the corners of the walls at (6,1) and (5,2):
+    skirmish (like every bundled ruleset) allows no diagonal step past a wall's corner, so
+    the zone cannot be reached in play, and the message says what would open it."""
+    text = SCENARIO.format(gap="#").replace("#AA..#.XX#", "#AA...#XX#", 1)
+    problem = only(problems_in(write("s.yaml", text)), "victory.zone")
+    assert problem.message == (
+        "no unit of side 'a' can walk to zone 'exit': the only way there steps diagonally past a "
+        "wall's corner, which these rules do not allow (open the square beside it), so the side "
+        "can never win")
+
+
+def test_a_diagonal_step_beside_an_open_square_counts(write: Write) -> None:
+    text = SCENARIO.format(gap="#").replace("#AA..#.XX#", "#AA....XX#", 1)   # (6,1) open
     assert problems_in(write("s.yaml", text)) == []
