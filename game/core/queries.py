@@ -517,6 +517,13 @@ def extra_actions(battle: Battle, uid: str, target: str | None = None,
     return s.rules.extra_actions(s, uid, target, square)
 
 
+def not_offered(battle: Battle, uid: str, key: str) -> str:
+    """Why the ruleset's own action under `key` is not offered to `uid` now, in words."""
+    s = battle.session
+    s.use()
+    return s.rules.not_offered(s, uid, key) or "These rules have no such action."
+
+
 def floor_items(battle: Battle, side: str) -> list[FloorItem]:
     """The items lying on squares `side` has explored (d20: medical kits, spare magazines)."""
     s = battle.session

@@ -282,6 +282,11 @@ class Ruleset:
         `square`, the one under the cursor, for those that need one)."""
         return []
 
+    def not_offered(self, session: Session, uid: str, key: str) -> str | None:
+        """Why the ruleset's own action under `key` is not among `extra_actions` for `uid`
+        now (d20: no jammed weapon, no item in reach); None where the rules have no such key."""
+        return None
+
     def floor_items(self, session: Session) -> list[FloorItem]:
         """The items lying on the map (none here: only d20 has items to pick up)."""
         return []

@@ -150,7 +150,7 @@ def test_a_jump_over_the_ditch_is_a_dex_test_against_its_dc():
     with kit_battle([(jumper, (4, 3))], [(target(), (12, 6))], initiative=(20, 1)) as fight:
         refused(fight, Move("red-1", ((5, 3),)), "cannot be walked on")
         refused(fight, Jump("red-1", (7, 3)), "two squares away")
-        refused(fight, Jump("red-1", (4, 5)), "only ditch can be jumped over")
+        refused(fight, Jump("red-1", (4, 5)), "a unit can jump over a ditch only")
         offered = {e.key: e for e in extra_actions(fight, "red-1", square=(6, 3))}
         assert offered["J"].command == Jump("red-1", (6, 3)) and offered["J"].cost == 1
         fight.session.dice.force(10)

@@ -40,3 +40,9 @@ async def test_an_item_on_the_floor_is_drawn_offered_and_picked_up_with_t(save_d
         assert done.action == "recover_item" and done.ap_cost == 1
         await wait_until(pilot, lambda: (2, 1) not in screen.picture.items)
         assert (2, 1) not in screen.picture.scene.units
+        # keys whose action is not offered now say why, in the ruleset's words
+        for key, words in (("R", "holds no jammed weapon"), ("T", "no item on"),
+                           ("J", "nothing next to")):
+            await pilot.press(key)
+            await wait_until(pilot, lambda w=words: any(w in n.message for n in app._notifications))
+        assert not any("no such action" in n.message for n in app._notifications)

@@ -137,6 +137,9 @@ class D20Grid(GridRules):
                       square: tuple[int, int] | None = None) -> list[Any]:
         return kit.kit_extra_actions(self, session, uid, square)
 
+    def not_offered(self, session: Session, uid: str, key: str) -> str | None:
+        return kit.kit_not_offered(self, session, uid, key)
+
     label = words.label
     detail = words.detail
     statuses = words.statuses

@@ -249,9 +249,9 @@ def jump_plan(self: D20Grid, session: Session, uid: str, to: Any) -> tuple[Squar
     terrain = grid.terrain_at(*over)
     names = {t.id: t.name for t in session.setup.terrain}
     if terrain not in rule.over:
-        can = ", ".join(names.get(t, t).lower() for t in rule.over)
-        raise Illegal(f"{over} is {names.get(terrain, terrain).lower()}: only {can} can be "
-                      "jumped over.")
+        can = " or ".join(f"a {names.get(t, t).lower()}" for t in rule.over)
+        raise Illegal(f"{over} is {names.get(terrain, terrain).lower()}: a unit can jump "
+                      f"over {can} only.")
     if not grid.walkable[to[1], to[0]]:
         raise Illegal(f"{to} is {names.get(grid.terrain_at(*to), '?').lower()}: "
                       "nowhere to land.")
@@ -336,7 +336,11 @@ def kit_extra_actions(self: D20Grid, session: Session, uid: str,
     if self.jump_near(session, uid):
         assert self.core.p.jump is not None, "jump_near needs the rule"
         command, why = None, ""
-        if square is not None:
+        try:
+            _pay(session, uid, self.core.p.jump.actions, "A jump")
+        except Illegal as short:
+            why = str(short)
+        if square is not None and not why:
             try:
                 jump_plan(self, session, uid, square)
                 command = Jump(uid, square)
@@ -345,6 +349,20 @@ def kit_extra_actions(self: D20Grid, session: Session, uid: str,
         out.append(ExtraAction(JUMP_KEY, "jump", self.core.p.jump.actions, command, why,
                                needs_square=True))
     return out
+
+
+def kit_not_offered(self: D20Grid, session: Session, uid: str, key: str) -> str | None:
+    """Why the action under `key` is not offered to the unit now (the app says so when its
+    key is pressed), or None for a key that is none of these."""
+    name = _name(session, uid)
+    rule = self.core.p.jump
+    over = ", ".join(sorted(rule.over)) if rule is not None and rule.over else ""
+    return {UNJAM_KEY: f"{name} holds no jammed weapon: there is nothing to unjam.",
+            RECOVER_KEY: f"There is no item on {name}'s square or next to it to pick up.",
+            USE_KEY: f"{name} carries no item to use (pick one up first: T).",
+            JUMP_KEY: (f"There is nothing next to {name} to jump over ({over})." if over
+                       else "These rules give nothing to jump over."),
+            }.get(key)
 
 
 def jump_near(self: D20Grid, session: Session, uid: str) -> bool:

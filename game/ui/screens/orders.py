@@ -16,8 +16,8 @@ from game.core.commands import (Attack, ChooseDefense, Command, Declare, Defend,
                                 Respond, Revive, Suppress, Throw, parse_shot)
 from game.core.events import Event, Refused
 from game.core.narrate import watch_choice
-from game.core.queries import (action_costs, extra_actions, preview_attack, preview_suppress,
-                               revive_cost, revive_odds, unit_info)
+from game.core.queries import (action_costs, extra_actions, not_offered, preview_attack,
+                               preview_suppress, revive_cost, revive_odds, unit_info)
 from game.core.ruleset import ThrowOdds
 from game.ui.area import AreaAim, area_odds, friends_caught, pct
 from game.ui.match import Match
@@ -371,7 +371,8 @@ class Orders:
         screen, uid = self.screen, self.match.active_uid
         found = next((e for e in extra_actions(self.match.battle, uid) if e.key == key), None)
         if found is None:
-            self.screen.notify("These rules have no such action.", timeout=3)
+            self.screen.notify(not_offered(self.match.battle, uid, key), title="Not possible",
+                               severity="warning", timeout=4, markup=False)
             return
         if found.needs_target and not found.why:
             if screen.target is None:
