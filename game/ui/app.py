@@ -446,6 +446,12 @@ class SkirmishApp(App):
                 rules.append(("in full", f"Every rule and choice: {full}"))
             from game.ui.glyphs import safe_color
             terrain = [(t.glyph, safe_color(t.color), t.name) for t in setup.terrain]
+            viewer = getattr(self.screen, "viewer", None)
+            if isinstance(viewer, str):         # the items its side has seen on the floor (d20)
+                from game.core.queries import floor_items
+                from game.ui.scene import ITEM_COLOR
+                seen = {(i.glyph, i.name) for i in floor_items(self.match.battle, viewer)}
+                terrain += [(glyph, ITEM_COLOR, f"{name} (on the floor)") for glyph, name in sorted(seen)]
         else:
             library = self.get_library()
             rules = [(r.name, r.description) for r in library.rulesets.values()] if library else []

@@ -8,6 +8,7 @@ import pytest
 from game.core.events import ActionTaken
 from game.ui.actions import action_items
 from game.ui.screens.battle import BattleScreen
+from game.ui.screens.help import Help
 from tests.ui.ui_helpers import DUEL, make_app, open_new_battle, wait_until
 
 
@@ -34,6 +35,11 @@ async def test_an_item_on_the_floor_is_drawn_offered_and_picked_up_with_t(save_d
                                                           revive_target=False)}
         assert items["T"].label == "pick up Medical kit" and items["T"].enabled
         assert items["T"].cost == 1
+        await pilot.press("f1")                  # the help's map legend names what lies there
+        await wait_until(pilot, lambda: isinstance(app.screen, Help))
+        assert ("!", "Medical kit (on the floor)") in [(g, n) for g, _, n in app.screen.terrain]
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen)
         await pilot.press("T")
         await wait_until(pilot, lambda: any(isinstance(e, ActionTaken) for e in screen.match.history))
         done = next(e for e in screen.match.history if isinstance(e, ActionTaken))

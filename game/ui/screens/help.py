@@ -92,8 +92,6 @@ def legend() -> Text:
     text.append("  prone (underlined)\n")
     text.append("A+ down    A! pinned by suppressive fire    A^ on overwatch\n")
     text.append("The unit whose turn it is is drawn in reverse.\n")
-    text.append("!  |   d20: an item on the floor (a medical kit, a spare magazine), where your "
-                "side has seen it\n")
     for key, words in (("reach", "where the selected unit can walk this turn"),
                        ("path", "the path to the cursor"),
                        ("danger", "a path square inside an enemy overwatch cone"),
