@@ -3,7 +3,10 @@
 An `Assessor` lives for one battle. It turns a unit's weapon into a `Gun`, its skills into
 attack and defense totals for a given situation, and asks `sequences.best_shots` for the best
 way to spend some AP on a target. Everything is cached on plain keys: a price holds as long as
-the two units' state (weapon, ammunition, stance, HP, morale) does.
+the two units' state (weapon, ammunition, stance, HP, morale, whether an objective names the
+target) does. A key holds everything its value is worked out from: a decision must not depend
+on what was asked before it, or a battle loaded from a save (with a fresh Assessor) would not
+play on as the one that went on unsaved.
 """
 
 from __future__ import annotations
@@ -61,7 +64,7 @@ class Assessor:
 
     def value(self, unit: Known) -> float:
         """What putting this unit down is worth, in HP of damage: its body and its firepower."""
-        key = (unit.uid, unit.weapon.id if unit.weapon else None)
+        key = (unit.uid, unit.weapon.id if unit.weapon else None, unit.who.morale_modifier)
         value = self._values.get(key)
         if value is None:
             gun = self.gun(unit)
@@ -120,7 +123,8 @@ class Assessor:
         info = target.info
         key = (attacker.uid, attacker.info.weapon, attacker.info.ammo, attacker.info.spare,
                attacker.who.morale_modifier, stance, info.uid, info.weapon, info.hp,
-               target.who.morale_modifier, cover, beyond, ap, aim_now, running, rough, concealed)
+               target.who.morale_modifier, cover, beyond, ap, aim_now, running, rough, concealed,
+               info.uid in self.wanted)
         if key in self._shots:
             return self._shots[key]
         shot = self._shots[key] = self._shots_for(attacker, target, cover, beyond, ap, stance,
@@ -133,7 +137,7 @@ class Assessor:
         concealed = bool(self.grid.concealment[target.square[1], target.square[0]])
         key = (attacker.uid, attacker.info.weapon, attacker.info.ammo, attacker.info.spare,
                attacker.who.morale_modifier, target.uid, target.info.weapon, target.hp,
-               target.who.morale_modifier, concealed)
+               target.who.morale_modifier, concealed, target.uid in self.wanted)
         memo = self._pairs.get(key)
         if memo is None:
             memo = self._pairs[key] = {}
@@ -146,7 +150,7 @@ class Assessor:
         concealed = bool(self.grid.concealment[me.square[1], me.square[0]])
         key = (foe.uid, foe.info.weapon, foe.info.ammo, foe.info.spare, foe.info.stance,
                foe.info.ap_per_turn, foe.who.morale_modifier, me.uid, me.info.weapon, me.hp,
-               me.who.morale_modifier, concealed)
+               me.who.morale_modifier, concealed, me.uid in self.wanted)
         table = self._threats.get(key)
         if table is None:
             table = self._threats[key] = np.zeros((3, 2))
@@ -191,7 +195,7 @@ class Assessor:
         """Expected harm of one unaimed overwatch shot by `watcher` at `target`."""
         key = (watcher.uid, watcher.info.weapon, watcher.info.ammo, watcher.info.spare,
                watcher.info.stance, watcher.who.morale_modifier, target.uid, target.info.weapon,
-               target.hp, target.who.morale_modifier, cover)
+               target.hp, target.who.morale_modifier, cover, target.uid in self.wanted)
         value = self._reactions.get(key)
         if value is None:
             value = self._reactions[key] = self._reaction(watcher, target, cover)
