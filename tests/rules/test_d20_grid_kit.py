@@ -180,6 +180,14 @@ def test_a_prone_unit_cannot_jump_and_no_jump_is_offered_away_from_a_gap():
         assert "J" not in {e.key for e in extra_actions(fight, "red-1")}
 
 
+def test_a_jump_with_no_action_left_is_offered_greyed_with_the_reason():
+    with kit_battle([(gunner(), (4, 3))], [(target(), (12, 6))], initiative=(20, 1)) as fight:
+        fight.session.use()
+        fight.session.get("red-1", c.ActionPoints).current = 0
+        jump = {e.key: e for e in extra_actions(fight, "red-1")}["J"]
+        assert jump.command is None and jump.why == "A jump takes 1 Action; Gunner has 0."
+
+
 # --- the bundled scenario -------------------------------------------------------------------------
 
 def test_each_action_on_the_grid_of_the_bundled_scenario():
