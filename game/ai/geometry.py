@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import tcod.path
 
-from game.core.grid import NEIGHBOURS, Grid, MoveCosts
+from game.core.grid import DIAGONALS, NEIGHBOURS, Grid, MoveCosts, corner_condition
 
 Square = tuple[int, int]
 _COS45 = math.cos(math.radians(45)) - 1e-9
@@ -121,8 +121,10 @@ def walk_field(grid: Grid, costs: MoveCosts, targets: Iterable[Square],
     """AP needed to walk from each square to the nearest target, [y, x], round the `closed`
     squares (other units are ignored).
 
-    Unreachable squares get a large number. Cached per map, target set and closed squares (a
-    grid never changes, so the map is known by the object itself).
+    A diagonal step past a wall's corner is taken only where the rules allow it, as the
+    engine moves (`Grid.step_cost`). Unreachable squares get a large number. Cached per map,
+    target set and closed squares (a grid never changes, so the map is known by the object
+    itself).
     """
     goal = targets if isinstance(targets, tuple) else tuple(targets)
     key = (id(grid), costs, goal, closed)
@@ -130,19 +132,38 @@ def walk_field(grid: Grid, costs: MoveCosts, targets: Iterable[Square],
     if found is not None and found[0] is grid:
         _FIELDS.move_to_end(key)
         return found[1]
-    cost = np.where(grid.walkable, 1 + grid.rough * 0, 0).astype(np.int32)
+    cost = grid.walkable.astype(np.int32)
     for x, y in closed:
         if grid.in_bounds(x, y) and (x, y) not in goal:
             cost[y, x] = 0
-    dist = tcod.path.maxarray((grid.height, grid.width), dtype=np.int32)
-    for x, y in goal:
-        if grid.in_bounds(x, y):
-            dist[y, x] = 0
-    tcod.path.dijkstra2d(dist, cost, costs.straight, costs.diagonal, out=dist)
+    if costs.corner_cutting:
+        dist = tcod.path.maxarray((grid.height, grid.width), dtype=np.int32)
+        for x, y in goal:
+            if grid.in_bounds(x, y):
+                dist[y, x] = 0
+        tcod.path.dijkstra2d(dist, cost, costs.straight, costs.diagonal, out=dist)
+    else:
+        dist = _corner_field(grid, costs, cost, goal)
     _FIELDS[key] = (grid, dist)
     if len(_FIELDS) > _FIELD_LIMIT:
         _FIELDS.popitem(last=False)
     return dist
+
+
+def _corner_field(grid: Grid, costs: MoveCosts, cost: np.ndarray, goal: tuple[Square, ...]) -> np.ndarray:
+    """The walking field where no diagonal step cuts a wall's corner (both side squares of a
+    diagonal step must be walkable; a closed square still lets a step pass its corner)."""
+    graph = tcod.path.CustomGraph(cost.shape)
+    for step in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+        graph.add_edge(step, costs.straight, cost=cost)
+    for step in DIAGONALS:
+        graph.add_edge(step, costs.diagonal, cost=cost, condition=corner_condition(grid.walkable, *step))
+    finder = tcod.path.Pathfinder(graph)
+    for x, y in goal:
+        if grid.in_bounds(x, y):
+            finder.add_root((y, x))
+    finder.resolve()
+    return finder.distance.astype(np.int32)
 
 
 def cover_scores(grid: Grid) -> np.ndarray:

@@ -3,6 +3,8 @@ side has not looked at for longest once every square has been seen."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from game.ai import geometry as geo
 from game.ai.board import destinations
 from game.ai.goals import Stance, progress
@@ -49,6 +51,29 @@ def test_an_enemy_seen_lying_down_is_remembered_as_an_obstacle():
         picture = Intel("us").update(b)
         assert (4, 2) in picture.obstacles()
         assert [f.uid for f in picture.foes] == []
+
+
+def test_the_walk_does_not_cut_a_walls_corner_where_the_engine_does_not():
+    # The only way east is a diagonal step past two walls' corners, at (2, 1) to (3, 2): the
+    # engine refuses it (skirmish forbids cutting a corner), so the goal is out of reach, and
+    # every square the engine can reach costs the same walk in both.
+    rows = ["..#...",
+            "..#...",
+            "...#..",
+            "...#.."]
+    seeker = unit("seeker", ap=14, weapons=("rifle",))
+    hidden = unit("hidden", weapons=("pistol",))
+    with new_battle(setup(rows, {"us": [(seeker, (0, 0))], "them": [(hidden, (5, 3))]}, ambush="us"), 4) as b:
+        grid, costs = b.session.grid, b.session.rules.move_costs
+        assert not costs.corner_cutting
+        field = geo.walk_field(grid, costs, ((5, 0),))
+        assert field[3, 0] > 10 ** 6                     # the west side: cut off
+        reach = grid.reach((5, 0), 60, costs)
+        for (x, y), cost in reach.squares().items():
+            assert field[y, x] == cost
+        assert reach.cost((0, 3)) is None
+        cutting = geo.walk_field(grid, replace(costs, corner_cutting=True), ((5, 0),))
+        assert cutting[3, 0] < 100                       # where the rules let a unit cut it
 
 
 def test_the_way_to_the_goal_goes_round_a_body_in_the_doorway():
