@@ -15,6 +15,8 @@ from game.core.grid import Grid
 
 Square = tuple[int, int]
 GUARD = 18            # AP: a defender of an objective stays this close to it
+BLOCK = 30.0          # a defender standing on a square of the zone the enemy must reach:
+                      # one it holds is one the enemy cannot step into
 SEARCH = 0.25         # score per AP walked toward where the enemy might be, none in sight
 CLOSE_IN = 0.2        # ... toward enemies last seen elsewhere
 PRESS = 0.08          # ... toward enemies in sight (the shots themselves pull harder)
@@ -36,7 +38,7 @@ class Stance:
     advance: float        # score per AP walked toward the goal
     caution: float        # weight of the harm it expects to take
     targets: tuple[Square, ...]
-    guard: bool           # stay near the targets rather than on them
+    guard: bool           # stay near the targets, on them where a square is free (BLOCK)
     finish: bool = False  # standing on the targets wins or scores at once (WIN)
     wanted: frozenset[str] = frozenset()   # enemies an objective names: worth more (aims)
 
@@ -155,9 +157,11 @@ def progress(battle: Battle, stance: Stance, dest: Destinations,
     cut_off = far > 1e6
     if cut_off.any():           # no way to the goal from there: a little worse than here
         far[cut_off] = 1e6 if cut_off[0] else far[0] + 50
+    on_it = far == 0
     if stance.guard:
         far = np.maximum(0.0, far - GUARD)
-    return stance.advance * (far[0] - far) + WIN * (_objective(battle, stance) & (far == 0))
+        return stance.advance * (far[0] - far) + BLOCK * on_it
+    return stance.advance * (far[0] - far) + WIN * (_objective(battle, stance) & on_it)
 
 
 def _objective(battle: Battle, stance: Stance) -> bool:

@@ -44,6 +44,18 @@ def test_a_side_that_must_hold_a_zone_goes_there_and_stays(level):
         assert b.session.winner == "b" and b.session.end_reason.startswith("B held yard")
 
 
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_a_guard_stands_in_the_gate_the_enemy_must_reach(level):
+    # Side a wins as soon as one of its units stands on `exit` (6, 0) or (7, 0); b's guard,
+    # beside the gate, steps onto it: a square it holds is one the enemy cannot enter.
+    reach = {"side": "a", "type": "reach", "zone": "exit"}
+    with battle({"a": [(unit("runner", sight=2), (0, 3))], "b": [(unit("guard", sight=2), (5, 2))]},
+                objectives=[reach], ambush="b") as b:
+        play_side(b, make_player(level, "b", 1), "b", rounds=1)
+        x, y = b.session.get("b-1", c.Position).x, b.session.get("b-1", c.Position).y
+        assert (x, y) in ((6, 0), (7, 0))
+
+
 @pytest.mark.parametrize("level", ["simple", "hard"])
 def test_the_unit_an_objective_names_is_shot_first(level):
     def first_attack(objectives):
