@@ -317,10 +317,14 @@ def test_an_objective_the_side_met_takes_its_branch() -> None:
         with new_battle(battle_setup(state, branched, library), 1) as battle:
             session = battle.session
             session.use()
-            if reached:                       # Hollis stands at the depot gate
+            if reached:                       # Hollis stands at the depot gate (where a guard stood)
                 uid = next(uid for uid, unit in session.units() if unit.name == "Hollis")
-                gate = sorted(session.grid.zone_set("bravo") - set(session.occupied()))[0]
+                gate = sorted(session.grid.zone_set("bravo"))[0]
+                guard = session.occupied().get(gate)
                 pos = session.get(uid, c.Position)
+                if guard is not None:
+                    there = session.get(guard, c.Position)
+                    there.x, there.y = pos.x, pos.y
                 pos.x, pos.y = gate
             finish(session, "jensen", "ended by the test")
             state = after_battle(state, branched, session)
