@@ -11,8 +11,9 @@ objectives still open that decide the battle count.
   enemy must hold: get into it.
 - `targets`: enemy units to put down first (a `kill` target, the enemy's protected or escorted
   unit); `precious`: the side's own protected or escorted units, kept out of harm's way.
-- `hold_out`: the side wins by lasting (`survive`) and has nothing to get to; `their_clock`:
-  an enemy wins by lasting, so the side must press.
+- `hold_out`: the side wins by lasting (`survive`, or a time limit that goes to it while it
+  has no zone to get to, guard or contest) and has nothing to get to; `their_clock`: an enemy
+  wins by lasting, so the side must press.
 """
 
 from __future__ import annotations
@@ -58,6 +59,23 @@ def weighed_aims(battle: Battle, side: str, weighs_objectives: bool) -> Aims:
 
 
 def aims_for(battle: Battle, side: str) -> Aims:
+    """What the objectives ask of `side`. A side that wins when time runs out and has no zone
+    to get to, guard or contest plays as under a `survive` objective: it can wait it out
+    (`hold_out`), and its enemy must press (`their_clock`)."""
+    aims = _from_objectives(battle, side)
+    clock = battle.session.setup.scenario.victory.on_timeout
+    if clock == "draw" or not _waits(_from_objectives(battle, clock) if clock != side else aims):
+        return aims
+    if clock == side:
+        return replace(aims, hold_out=True)
+    return replace(aims, their_clock=True)
+
+
+def _waits(aims: Aims) -> bool:
+    return aims.go is None and aims.guard is None and aims.contest is None
+
+
+def _from_objectives(battle: Battle, side: str) -> Aims:
     scenario = battle.session.setup.scenario
     if not scenario.objectives and scenario.victory.type == "eliminate":
         return NOTHING                  # the plain battle: nothing to ask the query
