@@ -54,7 +54,7 @@ def test_an_enemy_seen_lying_down_is_remembered_as_an_obstacle():
 
 
 def test_the_walk_does_not_cut_a_walls_corner_where_the_engine_does_not():
-    # The only way east is a diagonal step past two walls' corners, at (2, 1) to (3, 2): the
+    # The only way east is a diagonal step past two walls' corners, (2, 2) to (3, 1): the
     # engine refuses it (skirmish forbids cutting a corner), so the goal is out of reach, and
     # every square the engine can reach costs the same walk in both.
     rows = ["..#...",
