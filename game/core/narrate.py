@@ -128,7 +128,11 @@ def _thrown(e: ev.GrenadeThrown, n: Namer) -> str:
             f"against {e.difficulty}")
     if e.scatter_roll is None:
         return text + ": right on target."
-    return text + f": off by {e.scatter_distance} (direction d10 {e.scatter_roll}), lands at {e.landed}."
+    text += f": off by {e.scatter_distance} (direction d10 {e.scatter_roll})"
+    flown = max(abs(e.landed[0] - e.target[0]), abs(e.landed[1] - e.target[1]))
+    if flown < e.scatter_distance:          # scattered into a wall, which stopped it short
+        return text + f", but a wall stops it at {e.landed}."
+    return text + f", lands at {e.landed}."
 
 
 def _tested(e: ev.SuppressionTested, n: Namer) -> str:
