@@ -70,5 +70,10 @@ def objectives_card(match: Match) -> Text:
             if not o.decides:
                 text.append(" (stage)", style="grey50")
             text.append("\n")
-    text.append(f"After round {limit.max_rounds}: {after}\n", style="grey70")
+    session = match.battle.session
+    if session.over:                 # what happened, not what would have at the time limit
+        result = "a draw" if session.winner is None else f"{match.name(session.winner)} wins"
+        text.append(f"Over in round {session.round}: {result}\n", style="grey70")
+    else:
+        text.append(f"After round {limit.max_rounds}: {after}\n", style="grey70")
     return text

@@ -44,6 +44,11 @@ async def test_the_card_the_zone_and_the_end_follow_the_objectives(save_dir: Pat
             await wait_until(pilot, lambda: screen.my_turn() or screen.flow.ended)
         session = match.battle.session
         assert session.over and session.winner == "blue"
+        await pilot.pause()
+        card = str(screen.objectives_card.render())
+        assert "After round 30" not in card and f"Over in round {session.round}: " in card
+        assert screen.check_action("fire", ()) is False       # no order keys once it is over
+        assert "End turn" not in screen_text(app)
         assert "Hollis is at the gate!" in "\n".join(match.tell(e) for e in match.history
                                                       if "blue" in e.seen_by)
         await pilot.press("enter")

@@ -187,6 +187,8 @@ class BattleScreen(GameScreen):
             return None
         if action == "act" and self.flow.ended:       # Enter: the result, once it is over
             return True
+        if action in GAME_ACTIONS and self.match.over:    # no orders once it is over
+            return False
         if action == "gm_view" and not self.my_turn():    # never while a computer plays
             return None
         # False hides a key from the footer (None greys it): these belong to one phase.
@@ -471,6 +473,7 @@ class BattleScreen(GameScreen):
         self.action_bar.display = False
         self.ending.display = True
         self.say(text)
+        self.refresh_bindings()
 
     # --- the cursor and the attack being previewed ------------------------------------------
 
