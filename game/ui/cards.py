@@ -14,7 +14,8 @@ from game.ui.glyphs import STANCE_WORDS, side_color, side_letter
 from game.ui.match import Match
 
 BAR = 12
-CARD_WIDTH = 29           # the side panel's text width (app.tcss: #side, less border and padding)
+CARD_WIDTH = 28           # the side panel's text width (app.tcss: #side, less border, padding
+                          # and the scrollbar's gutter)
 
 
 def bar(value: int, most: int, color: str) -> Text:

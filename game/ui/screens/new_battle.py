@@ -105,14 +105,15 @@ class NewBattle(GameScreen):
                 with Vertical(id="side-rows"):
                     for index in range(MAX_SIDES):     # shown as the scenario needs; never rebuilt
                         with Vertical(classes="side-row", id=f"row-{index}"):
-                            with Horizontal(classes="side-head"):   # the player's name below
+                            with Horizontal(classes="side-head"):   # who plays it, below
                                 yield Static("", classes="side-name", id=f"side-{index}", markup=False)
                                 yield Button("Person", id=f"kind-{index}", classes="side-kind")
+                            with Horizontal(classes="side-seat"):
                                 yield Button(ROLLS_LABELS["app"], id=f"rolls-{index}", classes="side-rolls",
                                              tooltip="Who rolls this computer side's dice: the app, "
                                                      "or the table (every roll asked for)")
-                            yield Input(f"Player {index + 1}", id=f"name-{index}", max_length=24,
-                                        classes="side-player")
+                                yield Input(f"Player {index + 1}", id=f"name-{index}", max_length=24,
+                                            classes="side-player")
                 with Horizontal(classes="dialog-buttons"):
                     yield Button("Start", id="start", variant="primary")
                     yield Button("Back", id="back")
