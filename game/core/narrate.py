@@ -129,8 +129,7 @@ def _thrown(e: ev.GrenadeThrown, n: Namer) -> str:
     if e.scatter_roll is None:
         return text + ": right on target."
     text += f": off by {e.scatter_distance} (direction d10 {e.scatter_roll})"
-    flown = max(abs(e.landed[0] - e.target[0]), abs(e.landed[1] - e.target[1]))
-    if flown < e.scatter_distance:          # scattered into a wall, which stopped it short
+    if e.landed == e.target and e.scatter_distance:    # its first square of scatter is a wall
         return text + f", but a wall stops it at {e.landed}."
     return text + f", lands at {e.landed}."
 

@@ -58,5 +58,5 @@ def test_a_throw_a_wall_stops_short_says_so():
     def thrown(landed, far):
         return describe(ev.GrenadeThrown("a-1", "frag", (14, 2), check, 12, landed, 4, far, 6), str)
     assert thrown((14, 2), 1).endswith("off by 1 (direction d10 4), but a wall stops it at (14, 2).")
-    assert thrown((15, 3), 3).endswith("off by 3 (direction d10 4), but a wall stops it at (15, 3).")
+    assert thrown((15, 3), 3).endswith("off by 3 (direction d10 4), lands at (15, 3).")
     assert thrown((16, 4), 2).endswith("off by 2 (direction d10 4), lands at (16, 4).")
