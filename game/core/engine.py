@@ -532,6 +532,9 @@ class Battle:
             if found is not None:
                 command = dataclasses.replace(command, target=found)
         try:
+            if isinstance(command, Attack) and orders.fallen_since_ordered(s, command):
+                state = s.get(command.target, c.Health).state
+                raise Illegal(f"{s.get(command.target, c.Unit).name} is already {state}.")
             self._dispatch(command)
             return
         except Illegal as why:

@@ -47,6 +47,7 @@ class Step:
 def begin_planning(session: Session) -> None:
     """Open the round's planning: every side with a unit able to act gives orders."""
     session.orders = {}
+    session.down_when_ordered = frozenset(uid for uid in session.order if not session.is_up(uid))
     session.planning = [side for side in session.sides
                         if any(session.is_up(uid) and not session.has(uid, c.Left)
                                for uid in session.order if session.side_of(uid) == side)]
@@ -276,6 +277,14 @@ def _set_sequences(session: Session) -> None:
             session.order[place] = uid
     session.sequences = {}
     session.emit(InitiativeOrder(tuple(session.order)))
+
+
+def fallen_since_ordered(session: Session, cmd: Attack) -> bool:
+    """Whether `cmd`'s target was up when the orders were given and is down now: "if a
+    player's target is eliminated during a turn, it's simply bad luck" (the order is lost or
+    follows its fallback). A target already down then was meant, and is attacked."""
+    return (bool(cmd.target) and cmd.target in session.entities
+            and cmd.target not in session.down_when_ordered and not session.is_up(cmd.target))
 
 
 def nearest_target(session: Session, uid: str, cmd: Attack) -> str | None:

@@ -134,6 +134,8 @@ class Session:
         # each unit's orders not yet carried out, and whether this is a rehearsal of them.
         self.planning: list[str] = []
         self.orders: dict[str, list[Any]] = {}
+        # the units already down when the round's orders were given (an order may finish one off)
+        self.down_when_ordered: frozenset[str] = frozenset()
         # an ambushing side's own order of action, kept secret until every side has given its orders
         self.sequences: dict[str, tuple[str, ...]] = {}
         self.rehearsing = False

@@ -104,10 +104,10 @@ def test_a_path_through_an_unseen_enemy_is_not_refused_while_planning():
 
 # --- carrying out ----------------------------------------------------------------------------
 
-def four(faces=(9, 8, 2, 1), **kw):
+def four(faces=(9, 8, 2, 1), hp_frail=1, **kw):
     """a-1 and a-2 (sure shots) act first; b-1 falls to one hit, b-2 stands further away."""
     return battle({"a": [(sure_shot("first"), (1, 1)), (sure_shot("second"), (1, 3))],
-                   "b": [(unit("frail", hp=1, dodge=0), (6, 2)), (unit("other", hp=60), (10, 5))]},
+                   "b": [(unit("frail", hp=hp_frail, dodge=0), (6, 2)), (unit("other", hp=60), (10, 5))]},
                   faces, **kw)
 
 
@@ -141,6 +141,32 @@ def test_an_order_at_a_target_already_down_is_lost_or_holds_as_planned():
         events = run_round(b)
         assert of(events, OrderLost)[0].then == "hold" and not of(events, Moved)
         assert b.session.position("a-2") == (1, 3)
+
+
+def test_a_target_put_down_but_alive_earlier_in_the_round_is_left_for_the_fallback():
+    """Down is eliminated for the round's orders: the later attack fires at the nearest
+    instead of finishing off a dying enemy."""
+    with four(hp_frail=10) as b:
+        give(b, "a", a_1=[Attack("a-1", "b-1", "single")],
+             a_2=[Order(Attack("a-2", "b-1", "single"), "nearest")])
+        give(b, "b", b_1=[], b_2=[])
+        events = run_round(b)
+        assert [(s.attacker, s.target) for s in of(events, AttackResolved)] == [("a-1", "b-1"), ("a-2", "b-2")]
+        lost = of(events, OrderLost)[0]
+        assert (lost.target, lost.instead, lost.reason) == ("b-1", "b-2", "Frail is already dying.")
+
+
+def test_an_enemy_already_down_when_the_orders_are_given_can_be_finished_off():
+    with four(faces=(9, 8, 2, 1) * 2, hp_frail=10) as b:
+        give(b, "a", a_1=[Attack("a-1", "b-1", "single")], a_2=[])
+        give(b, "b", b_1=[], b_2=[])
+        run_round(b)
+        assert not b.session.is_up("b-1")
+        give(b, "a", a_1=[], a_2=[Order(Attack("a-2", "b-1", "single"), "nearest")])
+        give(b, "b", b_2=[])
+        events = run_round(b)
+        assert [(s.attacker, s.target) for s in of(events, AttackResolved)] == [("a-2", "b-1")]
+        assert not of(events, OrderLost)
 
 
 def test_an_attack_at_nobody_in_particular_takes_the_nearest_enemy_in_sight():
