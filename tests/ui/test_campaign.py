@@ -135,6 +135,11 @@ async def test_the_bundled_campaign_is_played_to_its_end_in_the_app(save_dir):
     state = read_campaign(save_dir, "campaign-breakout")
     assert state.ending == "victory"
     assert [record.step for record in state.history] == ["alley", "fallback", "causeway"]
+    async with make_app(save_dir).run_test(size=(100, 34)) as pilot:   # the app opened again
+        await _open_campaigns(pilot)
+        text = screen_text(pilot.app)
+        assert "Finished campaigns: see how they ended" in text and "ended in victory" in text
+        assert "Continue a saved campaign" not in text     # nothing left to continue
 
 
 async def test_a_campaign_battle_saved_midway_goes_on_with_its_campaign(save_dir):

@@ -72,10 +72,14 @@ class CampaignMenu(GameModal[CampaignRun | None]):
         saves = list_campaign_saves(self.folder) if self.folder else []
         options = [Option(plain(f"Start: {spec.name}"), id=f"start:{ident}")
                    for ident, spec in sorted(self.library.campaigns.items())]
-        if saves:
-            options.append(Option("Continue a saved campaign", disabled=True))
-            options += [Option(plain("  " + describe_campaign_save(info)),
-                               id=f"continue:{info.path}", disabled=not info.ok) for info in saves]
+        finished = [info for info in saves if info.ok and (info.summary or {}).get("ending")]
+        going = [info for info in saves if info not in finished]
+        for heading, group in (("Continue a saved campaign", going),
+                               ("Finished campaigns: see how they ended", finished)):
+            if group:
+                options.append(Option(heading, disabled=True))
+                options += [Option(plain("  " + describe_campaign_save(info)),
+                                   id=f"continue:{info.path}", disabled=not info.ok) for info in group]
         with Vertical(classes="dialog wide", id="campaign-menu"):
             yield Label("Campaign", classes="dialog-title")
             if options:
