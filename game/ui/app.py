@@ -22,6 +22,7 @@ from game.ui.screens.menu import MainMenu
 if TYPE_CHECKING:                      # the engine loads when a battle starts, not before the menu
     from game.ui.match import Match, Seat
     from game.ui.screens.campaign import CampaignRun
+    from game.ui.screens.new_battle import FormChoices
 
 COMPUTER_DELAY = 0.45          # seconds between a computer player's commands
 CAMPAIGN_LEVEL = "normal"      # the computer player of a campaign's other sides
@@ -53,6 +54,7 @@ class SkirmishApp(App):
             self.save_problem = str(error)
         self.library: Any = library         # the bundled content and a mod's (--content)
         self.library_problem = ""
+        self.form_choices: FormChoices | None = None   # the New battle form's last choices
         self.match: Match | None = None
         self.campaign: CampaignRun | None = None
 
@@ -95,12 +97,14 @@ class SkirmishApp(App):
         self.leave_battle(then=self._open_new_battle)
 
     def _open_new_battle(self) -> None:
-        from game.ui.screens.new_battle import NewBattle
+        from game.ui.screens.new_battle import FormChoices, NewBattle
         library = self.get_library()
         if library is None:
             self._tell("Cannot start a battle", self.library_problem)
             return
-        self.push_screen(NewBattle(library))
+        if self.form_choices is None:
+            self.form_choices = FormChoices()
+        self.push_screen(NewBattle(library, choices=self.form_choices))
 
     async def begin_battle(self, setup: Any, seed: int, seats: dict[str, Seat]) -> None:
         """Build a battle from the New battle form; a problem is shown, never raised."""

@@ -24,6 +24,7 @@ from game.ui.screens.flow import PACES
 from game.ui.screens.battle import BattleScreen
 from game.ui.screens.dialogs import Choice
 from game.ui.screens.handoff import Handoff, Summary
+from game.ui.screens.new_battle import NewBattle
 from game.ui.screens.replay import ReplayScreen
 from tests.ui.test_random_input import KEYS, key_event
 from tests.ui.ui_helpers import (DATA, DUEL, FOG, make_app, open_new_battle, screen_text, seats_for,
@@ -455,3 +456,34 @@ def test_two_units_planned_onto_one_square_are_told_of():
     assert plan.add(first, walk(first, 4)) == ""
     assert "occupied" in plan.add(second, walk(second, 4))
     match.close()
+
+
+@pytest.mark.slow
+async def test_the_new_battle_form_offers_the_last_choices_again(save_dir):
+    """Solo or hot-seat, the difficulty, the scenario and a ruleset's turns (where the scenario
+    does not set them) come back as they were last started."""
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, NewBattle))
+        form = app.screen
+        assert form.query_one("#turns-simultaneous").value      # skirmish's own way
+        assert form.query_one("#solo").value and form.query_one("#level-hard").value
+        await pilot.press("down", "down")                        # another scenario
+        chosen = form.query_one("#scenarios").highlighted_option.id
+        await pilot.click("#turns-sequential")
+        await pilot.click("#level-easy")
+        await pilot.click("#hotseat")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: app.match is not None)   # hot-seat: the handoff first
+        assert not app.match.battle.session.rules.simultaneous
+        assert all(seat.human for seat in app.match.seats.values())
+        first = form
+        app.action_new_battle()
+        await wait_until(pilot, lambda: isinstance(app.screen, NewBattle) and app.screen is not first)
+        form = app.screen
+        await pilot.pause()
+        assert form.query_one("#scenarios").highlighted_option.id == chosen
+        assert form.query_one("#turns-sequential").value
+        assert form.query_one("#hotseat").value and not form.query_one("#solo").value
+        assert form.query_one("#level-easy").value and not form.query_one("#level-hard").value

@@ -11,6 +11,7 @@ and mouse and show every option at once.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 from functools import partial
 
 from textual.app import ComposeResult
@@ -36,6 +37,18 @@ KIND_LABELS = {"human": "Person", "computer": "Computer", "table": "At the table
 ROLLS_LABELS = {"app": "App rolls", "table": "Asks rolls"}
 
 
+@dataclass
+class FormChoices:
+    """What the form was last started with, offered again when it opens next (in this run of
+    the app): the scenario, solo or hot-seat, the computer's difficulty, and each ruleset's way
+    of taking turns."""
+
+    scenario: str | None = None
+    solo: bool = True
+    level: str | None = None
+    turns: dict[str, str] = field(default_factory=dict)     # ruleset id -> way
+
+
 class Column(VerticalScroll, can_focus=False):
     """One half of the form; it scrolls when the terminal is short, Tab skips it."""
 
@@ -47,10 +60,11 @@ class NewBattle(GameScreen):
                 Binding("ctrl+g", "start(True)", "Set up the encounter")]
     AUTO_FOCUS = "#scenarios"
 
-    def __init__(self, library, problem: str = "") -> None:
+    def __init__(self, library, problem: str = "", choices: FormChoices | None = None) -> None:
         super().__init__()
         self.library = library
         self.problem = problem
+        self.choices = choices if choices is not None else FormChoices()
         self.levels = computer_levels()
         self.rulesets = sorted((r for r in library.rulesets.values() if ruleset_class(r.engine)),
                                key=lambda r: r.id)
@@ -86,19 +100,21 @@ class NewBattle(GameScreen):
             with Column(id="new-right"):
                 yield Label("Mode", classes="first")
                 with RadioSet(id="mode"):
-                    yield Radio("Solo against the computer", value=bool(self.levels),
+                    solo = bool(self.levels) and self.choices.solo
+                    yield Radio("Solo against the computer", value=solo,
                                       disabled=not self.levels, id="solo")
-                    yield Radio("Hot-seat with friends", value=not self.levels, id="hotseat")
+                    yield Radio("Hot-seat with friends", value=not solo, id="hotseat")
                 yield Label("Turns: all orders at once, or unit by unit", id="turns-label")
                 with RadioSet(id="turns"):
                     yield Radio("Simultaneous", id="turns-simultaneous")
                     yield Radio("One at a time", value=True, id="turns-sequential")
                 if self.levels:
                     yield Label("Computer difficulty")
-                    strongest = default_level(self.levels)
+                    level = (self.choices.level if self.choices.level in self.levels
+                             else default_level(self.levels))
                     with RadioSet(id="level"):
                         for name in self.levels:
-                            yield Radio(name, value=name == strongest, id=f"level-{name}")
+                            yield Radio(name, value=name == level, id=f"level-{name}")
                 else:
                     yield Problem("No computer players are installed: people play every side.")
                 yield Label("Sides (Enter: Person / Computer / At the table)")
@@ -123,7 +139,9 @@ class NewBattle(GameScreen):
         self.query_one("#mod-notes").display = bool(getattr(self.library, "notices", []))
         for options in self.query("#scenarios").results(OptionList):
             if options.option_count:
-                options.highlighted = 0
+                last = self.choices.scenario
+                known = last is not None and last in self.library.scenarios
+                options.highlighted = options.get_option_index(last) if known else 0
 
     # --- reacting to the form ---------------------------------------------------------------
 
@@ -230,14 +248,17 @@ class NewBattle(GameScreen):
         self._show_turns()
 
     def _turns_default(self) -> str | None:
-        """How the chosen ruleset plays a round ("simultaneous" or "sequential"), as its file
-        (or the scenario's options for it) says; None for a ruleset without the choice."""
+        """How the chosen ruleset plays a round ("simultaneous" or "sequential"): as the
+        scenario's options for it say, else as the player chose for the ruleset the last time,
+        else as its file says; None for a ruleset without the choice."""
         spec = self.library.rulesets.get(self.ruleset_choice or "")
         if spec is None or "turns" not in spec.params:
             return None
         scenario = self.library.scenarios.get(self.scenario_choice or "") or self.path_scenario
         options = scenario.options.get(spec.id, {}) if scenario is not None else {}
-        return str(options.get("turns", spec.params["turns"]))
+        if "turns" in options:                           # the scenario's own way
+            return str(options["turns"])
+        return self.choices.turns.get(spec.id, str(spec.params["turns"]))   # or the last chosen
 
     def _show_turns(self) -> None:
         """The Turns choice, for a ruleset that has it, set to that ruleset's own way."""
@@ -344,6 +365,7 @@ class NewBattle(GameScreen):
         if seats is None:
             return
         setup = self._with_turns(setup)
+        self._remember(None if path else source, setup)
         text = self.query_one("#seed", Input).value.strip()
         seed = int(text) if text.isdigit() else random.SystemRandom().randrange(1, 2**31)
         if set_up:
@@ -352,6 +374,18 @@ class NewBattle(GameScreen):
             return
         self.app.run_worker(partial(self.app.begin_battle, setup, seed, seats), exclusive=True,
                             group="begin")
+
+    def _remember(self, scenario: str | None, setup: BattleSetup) -> None:
+        """Keep the form's choices for the next time it opens."""
+        choices = self.choices
+        if scenario is not None:
+            choices.scenario = scenario
+        choices.solo = bool(self.levels) and self.query_one("#solo", RadioButton).value
+        if self.levels:
+            choices.level = self._chosen("level")
+        turns = self._chosen("turns")
+        if self.query_one("#turns").display and turns in TURNS:
+            choices.turns[setup.ruleset.id] = turns
 
     def _with_turns(self, setup: BattleSetup) -> BattleSetup:
         """The setup with the Turns choice as the ruleset's option `turns` (rulesets that have
