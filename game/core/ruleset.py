@@ -128,6 +128,7 @@ class ExtraAction:
     why: str = ""                 # why it cannot (greyed in the bar)
     needs_target: bool = False    # asked again with the chosen target before it is taken
     needs_square: bool = False    # asked again with the square under the cursor (a jump's landing)
+    odds: str = ""                # asked with a square: what it takes there and its chance, in words
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from game.core import events as ev
 from game.core.events import Event
 from game.core.grid import Reach
-from game.core.queries import (AttackPreview, UnitInfo, explored_squares, floor_items,
+from game.core.queries import (AttackPreview, UnitInfo, explored_squares, extra_actions, floor_items,
                                opportunity_attacks, preview_attack, reach, revivable,
                                unit_sees_square, visible_squares)
 from game.ui.board import Scene, TerrainLook, line_between, rings
@@ -122,8 +122,9 @@ def status_of(match: Match, picture: Picture, look: TerrainLook, cursor: Square,
         turn = f"{match.name(match.active_uid)}'s turn{computer}"
         if session.rules.simultaneous:
             turn = f"{match.name(match.active_uid)} carries out its orders"
-    return Status(session.round, turn, busy, where(match, picture, look, cursor),
-                  path_note(match, picture, cursor, path), playback)
+    walk, action = path_note(match, picture, cursor, path), square_action_note(match, picture, cursor)
+    note = f"{walk}; or {action}" if walk and action else walk or action
+    return Status(session.round, turn, busy, where(match, picture, look, cursor), note, playback)
 
 
 def where(match: Match, picture: Picture, look: TerrainLook, cursor: Square) -> str:
@@ -162,6 +163,19 @@ def path_note(match: Match, picture: Picture, cursor: Square, path: list[Square]
         names = ", ".join(match.name(enemy) for enemy, _ in provoked)
         text += f" - ATTACK OF OPPORTUNITY from {names}"
     return text
+
+
+def square_action_note(match: Match, picture: Picture, cursor: Square) -> str:
+    """The ruleset's own action aimed at the square under the cursor, with what it takes
+    there and its chance (d20: a jump over the ditch to it), for the viewer's acting unit."""
+    uid = match.active_uid
+    session = match.battle.session
+    if uid is None or session.planning or session.side_of(uid) != picture.viewer:
+        return ""
+    for extra in extra_actions(match.battle, uid, square=cursor):
+        if extra.needs_square and extra.command is not None and extra.odds:
+            return f"{extra.label} ({extra.odds}) [{extra.key}]"
+    return ""
 
 
 def odds_of(match: Match, target: str, mode: str | None, location: str, aim: int) -> Odds:

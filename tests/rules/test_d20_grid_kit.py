@@ -171,6 +171,24 @@ def test_a_jump_over_the_ditch_is_a_dex_test_against_its_dc():
         assert fight.session.dice.forced_left == 0
 
 
+def test_a_jump_offered_toward_a_square_says_its_dc_and_chance_as_the_dice_decide():
+    """Asked with the landing square, the jump names the test and its chance; forcing each
+    face of the d20 in turn passes exactly that share of the jumps."""
+    with kit_battle([(gunner(dex=2), (4, 3))], [(target(), (12, 6))], initiative=(20, 1)) as fight:
+        offered = {e.key: e for e in extra_actions(fight, "red-1", square=(6, 3))}["J"]
+        assert offered.odds == "DEX d20+2 vs DC 12, 55%"
+        assert not {e.key: e for e in extra_actions(fight, "red-1", square=(7, 3))}["J"].odds
+        passed = 0
+        for face in range(1, 21):
+            trial = fight.copy()
+            trial.session.dice.force(face)
+            taken = of(ok(trial.submit(Jump("red-1", (6, 3)))), ActionTaken)[0]
+            passed += taken.success
+            trial.close()
+        assert passed == 11                    # 10..20: 55%
+        fight.session.use()
+
+
 def test_a_prone_unit_cannot_jump_and_no_jump_is_offered_away_from_a_gap():
     with kit_battle([(gunner(), (4, 3))], [(target(), (12, 6))], initiative=(20, 1)) as fight:
         fight.session.use()

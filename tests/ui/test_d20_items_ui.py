@@ -3,13 +3,19 @@ action bar offers picking it up (T), and the key picks it up."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from game.content.loader import load_setup
+from game.content.schema import BattleSetup
 from game.core.events import ActionTaken
+from game.rulesets import new_battle
 from game.ui.actions import action_items
+from game.ui.match import Match
 from game.ui.screens.battle import BattleScreen
 from game.ui.screens.help import Help
-from tests.ui.ui_helpers import DUEL, make_app, open_new_battle, wait_until
+from tests.ui.ui_helpers import DUEL, at_my_turn, make_app, open_new_battle, seats_for, wait_until
 
 
 @pytest.mark.slow
@@ -52,3 +58,26 @@ async def test_an_item_on_the_floor_is_drawn_offered_and_picked_up_with_t(save_d
             await pilot.press(key)
             await wait_until(pilot, lambda w=words: any(w in n.message for n in app._notifications))
         assert not any("no such action" in n.message for n in app._notifications)
+
+
+async def test_the_status_line_gives_a_jumps_dc_and_chance_at_its_landing_square(save_dir):
+    """The cursor beyond the ditch from the unit: the jump, its test and its chance, and the
+    key that makes it; a square no jump reaches says nothing of one."""
+    data = load_setup("d20_ditch").model_dump()
+    spots = {"jensen": [(8, 5), (8, 3)], "olea": [(18, 10), (17, 9)]}
+    for side in data["scenario"]["sides"]:
+        for member, at in zip(side["members"], spots[side["id"]], strict=True):
+            member["at"] = list(at)
+    setup = BattleSetup.model_validate(data)
+    match = Match(new_battle(setup, 2), seats_for(setup, {"jensen"}))
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await at_my_turn(app, pilot, match)
+        x, y = match.position(match.active_uid)
+        screen.move_cursor_to((x + 2, y))
+        await pilot.pause()
+        status = str(screen.query_one("#status").render())
+        assert re.search(r"path \d+ AP; or jump \(DEX d20[+-]\d+ vs DC 12, \d+%\) \[J\]", status), status
+        screen.move_cursor_to((x + 3, y))
+        await pilot.pause()
+        assert "jump" not in str(screen.query_one("#status").render())

@@ -332,6 +332,14 @@ class D20Rules:
         total = natural + attributes.get(attribute, 0)
         return natural, total, total >= dc
 
+    def attribute_test_chance(self, score: int, dc: int) -> float:
+        """P(an Attribute Test of an attribute at `score` passes `dc`): the faces of the die
+        that pass, as `attribute_test` rolls it."""
+        passed = 0
+        for face in range(1, self.p.die + 1):
+            passed += self.attribute_test({"a": score}, "a", dc, lambda *_, f=face: f)[2]
+        return passed / self.p.die
+
     def reaction_stops(self, natural: int, total: int, hit_test: int, critical: bool) -> bool:
         """Above the hit test; against a critical hit, the reaction must also be critical.
 

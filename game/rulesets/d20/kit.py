@@ -335,19 +335,23 @@ def kit_extra_actions(self: D20Grid, session: Session, uid: str,
                                UseItem(uid, item) if why is None else None, why or ""))
     if self.jump_near(session, uid):
         assert self.core.p.jump is not None, "jump_near needs the rule"
-        command, why = None, ""
+        rule = self.core.p.jump
+        command, why, odds = None, "", ""
         try:
-            _pay(session, uid, self.core.p.jump.actions, "A jump")
+            _pay(session, uid, rule.actions, "A jump")
         except Illegal as short:
             why = str(short)
         if square is not None and not why:
             try:
-                jump_plan(self, session, uid, square)
+                _, _, dc = jump_plan(self, session, uid, square)
                 command = Jump(uid, square)
+                score = session.get(uid, c.Stats).attributes.get(rule.attribute, 0)
+                chance = self.core.attribute_test_chance(score, dc)
+                odds = f"{rule.attribute.upper()} d20{score:+d} vs DC {dc}, {round(100 * chance)}%"
             except Illegal as refusal:
                 why = str(refusal)
-        out.append(ExtraAction(JUMP_KEY, "jump", self.core.p.jump.actions, command, why,
-                               needs_square=True))
+        out.append(ExtraAction(JUMP_KEY, "jump", rule.actions, command, why,
+                               needs_square=True, odds=odds))
     return out
 
 
