@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import tcod.path
 
-from game.core.grid import DIAGONALS, NEIGHBOURS, Grid, MoveCosts, corner_condition
+from game.core.grid import NEIGHBOURS, Grid, MoveCosts, corner_conditions, step_graph
 
 Square = tuple[int, int]
 _COS45 = math.cos(math.radians(45)) - 1e-9
@@ -153,11 +153,7 @@ def walk_field(grid: Grid, costs: MoveCosts, targets: Iterable[Square],
 def _corner_field(grid: Grid, costs: MoveCosts, cost: np.ndarray, goal: tuple[Square, ...]) -> np.ndarray:
     """The walking field where no diagonal step cuts a wall's corner (both side squares of a
     diagonal step must be walkable; a closed square still lets a step pass its corner)."""
-    graph = tcod.path.CustomGraph(cost.shape)
-    for step in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-        graph.add_edge(step, costs.straight, cost=cost)
-    for step in DIAGONALS:
-        graph.add_edge(step, costs.diagonal, cost=cost, condition=corner_condition(grid.walkable, *step))
+    graph = step_graph(cost, cost, corner_conditions(grid.walkable), costs.straight, costs.diagonal)
     finder = tcod.path.Pathfinder(graph)
     for x, y in goal:
         if grid.in_bounds(x, y):

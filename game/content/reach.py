@@ -17,7 +17,7 @@ import tcod.path
 from game.content.deploy import Deployment
 from game.content.maps import ParsedMap, Square
 from game.content.schema import ScenarioSpec, TerrainSpec
-from game.core.grid import DIAGONALS, corner_condition
+from game.core.grid import corner_conditions, step_graph
 
 
 def unreachable_objective(
@@ -86,11 +86,7 @@ def reaches(parsed: ParsedMap, terrain: Mapping[str, TerrainSpec], starts: Itera
     if corner_cutting:
         graph = tcod.path.SimpleGraph(cost=walkable, cardinal=1, diagonal=1)
     else:
-        graph = tcod.path.CustomGraph(walkable.shape)
-        for step in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-            graph.add_edge(step, 1, cost=walkable)
-        for step in DIAGONALS:
-            graph.add_edge(step, 1, cost=walkable, condition=corner_condition(walkable.astype(bool), *step))
+        graph = step_graph(walkable, walkable, corner_conditions(walkable.astype(bool)))
     finder = tcod.path.Pathfinder(graph)
     for x, y in starts:
         finder.add_root((y, x))

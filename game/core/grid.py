@@ -195,14 +195,35 @@ class Grid:
             extra = self.rough * costs.rough_extra
             straight = np.where(self.walkable, costs.straight + extra, 0).astype(np.int32)
             diagonal = np.where(self.walkable, costs.diagonal + extra, 0).astype(np.int32)
-            corners = {d: (np.ones_like(self.walkable, dtype=np.int8) if costs.corner_cutting
-                           else corner_condition(self.walkable, *d)) for d in DIAGONALS}
+            corners = ({d: np.ones_like(self.walkable, dtype=np.int8) for d in DIAGONALS}
+                       if costs.corner_cutting else corner_conditions(self.walkable))
             cached = self._edges[costs] = (straight, diagonal, corners)
         return cached
 
 
+STRAIGHTS = ((0, 1), (0, -1), (1, 0), (-1, 0))
 DIAGONALS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 _UNREACHED = np.iinfo(np.int32).max
+
+
+def step_graph(straight: np.ndarray, diagonal: np.ndarray, corners: Mapping[Square, np.ndarray],
+               straight_step: int = 1, diagonal_step: int = 1) -> tcod.path.CustomGraph:
+    """A tcod graph of a unit's steps, as the engine takes them: four straight and four
+    diagonal, each costing its array's value at the square stepped into (0: closed) times its
+    step cost, a diagonal one only where `corners` (`corner_conditions`) allow it. The graph
+    keeps the arrays themselves: refilled in place, they change the graph."""
+    graph = tcod.path.CustomGraph(straight.shape)
+    for step in STRAIGHTS:
+        graph.add_edge(step, straight_step, cost=straight)
+    for step in DIAGONALS:
+        graph.add_edge(step, diagonal_step, cost=diagonal, condition=corners[step])
+    return graph
+
+
+def corner_conditions(walkable: np.ndarray) -> dict[Square, np.ndarray]:
+    """For each diagonal step, where it may be taken: both side squares walkable (no unit
+    cuts a wall's corner)."""
+    return {step: corner_condition(walkable, *step) for step in DIAGONALS}
 
 
 class _Searcher:
@@ -214,12 +235,7 @@ class _Searcher:
         self.straight: np.ndarray = np.zeros(shape, np.int32)
         self.diagonal: np.ndarray = np.zeros(shape, np.int32)
         self.corners: dict[Square, np.ndarray] = {d: np.zeros(shape, np.int8) for d in DIAGONALS}
-        graph = tcod.path.CustomGraph(shape)
-        for step in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-            graph.add_edge(step, 1, cost=self.straight)
-        for step in DIAGONALS:
-            graph.add_edge(step, 1, cost=self.diagonal, condition=self.corners[step])
-        self.finder = tcod.path.Pathfinder(graph)
+        self.finder = tcod.path.Pathfinder(step_graph(self.straight, self.diagonal, self.corners))
         self.size = size
 
     def load(self, grid: Grid, ox: int, oy: int, straight: np.ndarray, diagonal: np.ndarray,
