@@ -487,3 +487,32 @@ async def test_the_new_battle_form_offers_the_last_choices_again(save_dir):
         assert form.query_one("#turns-sequential").value
         assert form.query_one("#hotseat").value and not form.query_one("#solo").value
         assert form.query_one("#level-easy").value and not form.query_one("#level-hard").value
+
+
+@pytest.mark.slow
+async def test_a_scenarios_own_turns_are_not_remembered_and_the_list_wins_over_a_path(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_new_battle(pilot, str(DUEL), "5")           # its file: turns sequential
+        form = app.screen
+        assert form.query_one("#turns-sequential").value
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: app.match is not None)
+        assert app.form_choices.turns == {}                     # the scenario's way, not a choice
+        app.action_new_battle()
+        await wait_until(pilot, lambda: isinstance(app.screen, NewBattle) and app.screen is not form)
+        form = app.screen
+        await pilot.pause()
+        assert form.query_one("#turns-simultaneous").value       # skirmish's own way again
+        form.query_one("#scenario-path").focus()
+        await pilot.press(*str(DUEL), "enter")
+        await pilot.pause()
+        assert form.path_scenario is not None
+        form.query_one("#scenarios").focus()
+        await pilot.press("down")                                # back to the list
+        await pilot.pause()
+        assert form.query_one("#scenario-path").value == "" and form.path_scenario is None
+        chosen = form.query_one("#scenarios").highlighted_option.id
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: app.match is not None and app.screen is not form)
+        assert app.match.battle.session.setup.scenario.id == chosen

@@ -150,6 +150,10 @@ class NewBattle(GameScreen):
             return
         scenario = self.library.scenarios.get(event.option.id or "")
         if scenario is not None:
+            path = self.query_one("#scenario-path", Input)
+            if path.value:                       # the list is chosen again over a typed path
+                path.value = ""
+                self.path_scenario = None
             self.query_one("#scenario-about", Static).update(scenario.description or "")
             self._pick_ruleset(scenario.ruleset, scenario.id)
             self._show_rows([(s.id, s.name) for s in scenario.sides], key=scenario.id)
@@ -384,7 +388,8 @@ class NewBattle(GameScreen):
         if self.levels:
             choices.level = self._chosen("level")
         turns = self._chosen("turns")
-        if self.query_one("#turns").display and turns in TURNS:
+        own = "turns" in setup.scenario.options.get(setup.ruleset.id, {})   # the scenario's way
+        if self.query_one("#turns").display and turns in TURNS and not own:
             choices.turns[setup.ruleset.id] = turns
 
     def _with_turns(self, setup: BattleSetup) -> BattleSetup:
