@@ -194,6 +194,8 @@ def test_a_prone_unit_cannot_jump_and_no_jump_is_offered_away_from_a_gap():
         fight.session.use()
         fight.session.get("red-1", c.Posture).stance = "prone"
         refused(fight, Jump("red-1", (6, 3)), "prone: stand up to jump")
+        jump = {e.key: e for e in extra_actions(fight, "red-1")}["J"]    # greyed, and why
+        assert jump.command is None and jump.why == "Gunner is prone: stand up to jump."
     with kit_battle([(gunner(), (1, 3))], [(target(), (12, 6))], initiative=(20, 1)) as fight:
         assert "J" not in {e.key for e in extra_actions(fight, "red-1")}
 

@@ -231,7 +231,6 @@ def jump_plan(self: D20Grid, session: Session, uid: str, to: Any) -> tuple[Squar
     """(the square jumped over, its terrain's name, the DC) of a jump by `uid` to `to`;
     Illegal with the reason it cannot be made."""
     rule = self.core.p.jump
-    name = _name(session, uid)
     if rule is None or not rule.over:
         raise Illegal(f"The {self.spec.name} rules here have nothing to jump over.")
     if not (isinstance(to, tuple) and len(to) == 2 and all(isinstance(v, int) for v in to)):
@@ -259,10 +258,15 @@ def jump_plan(self: D20Grid, session: Session, uid: str, to: Any) -> tuple[Squar
     if other is not None and (session.side_of(other) == session.side_of(uid)
                               or session.sees(session.side_of(uid), to)):
         raise Illegal(f"{to} is occupied by {_name(session, other)}.")
-    if session.get(uid, c.Posture).stance == "prone":
-        raise Illegal(f"{name} is prone: stand up to jump.")
-    _pay(session, uid, rule.actions, "A jump")
+    _ready_to_jump(session, uid, rule.actions)
     return over, names.get(terrain, terrain), rule.over[terrain]
+
+
+def _ready_to_jump(session: Session, uid: str, actions: int) -> None:
+    """Illegal unless the unit can jump now, wherever to: on its feet, the Actions to pay."""
+    if session.get(uid, c.Posture).stance == "prone":
+        raise Illegal(f"{_name(session, uid)} is prone: stand up to jump.")
+    _pay(session, uid, actions, "A jump")
 
 
 def jump(self: D20Grid, session: Session, cmd: Jump) -> None:
@@ -338,7 +342,7 @@ def kit_extra_actions(self: D20Grid, session: Session, uid: str,
         rule = self.core.p.jump
         command, why, odds = None, "", ""
         try:
-            _pay(session, uid, rule.actions, "A jump")
+            _ready_to_jump(session, uid, rule.actions)
         except Illegal as short:
             why = str(short)
         if square is not None and not why:
