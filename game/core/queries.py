@@ -21,7 +21,7 @@ from game.core.grid import Reach
 from game.core.illegal import Illegal
 from game.core.objectives import ObjectiveStatus, statuses
 from game.core.ruleset import ExtraAction, FloorItem, SuppressOdds, ThrowOdds
-from game.core.systems import attack, overwatch
+from game.core.systems import attack, movement, overwatch
 from game.core.systems.sight import unit_sees, visible_enemies
 
 Square = tuple[int, int]
@@ -208,6 +208,32 @@ def can_move(battle: Battle, uid: str) -> bool:
     s.use()
     return (s.is_up(uid) and not s.has(uid, c.Suppressed)
             and s.get(uid, c.Posture).stance != "prone")
+
+
+def out_of_reach(battle: Battle, uid: str, square: Square) -> str:
+    """Why `uid` cannot walk to `square` this turn, in words, from what its side knows (a
+    square it has not seen is only unexplored)."""
+    s = battle.session
+    s.use()
+    side, name = s.side_of(uid), s.get(uid, c.Unit).name
+    x, y = square
+    if not s.grid.in_bounds(x, y):
+        return f"{square} is off the map."
+    if not s.sight[side].explored[y, x]:
+        return f"{square} is unexplored: walk toward it to see what is there."
+    if not s.grid.walkable[y, x]:
+        terrain = {t.id: t.name for t in s.setup.terrain}.get(s.grid.terrain_at(x, y), "?")
+        return f"{square} is {terrain.lower()}: it cannot be walked on."
+    other = s.occupant(square)
+    if other is not None and other != uid and (s.side_of(other) == side or s.sees(side, square)):
+        return f"{square} is occupied by {s.get(other, c.Unit).name}."
+    if not can_move(battle, uid):
+        try:
+            movement.plan_path(s, uid, (square,))
+        except Illegal as why:
+            return str(why)
+    return (f"{square} is beyond {name}'s reach this turn: the highlighted squares are where "
+            "it can walk.")
 
 
 def enemy_cones(battle: Battle, side: str) -> dict[str, list[Square]]:

@@ -16,7 +16,7 @@ from game.core.commands import (Attack, ChooseDefense, Command, Declare, Defend,
                                 Respond, Revive, Suppress, Throw, parse_shot)
 from game.core.events import Event, Refused
 from game.core.narrate import watch_choice
-from game.core.queries import (action_costs, extra_actions, not_offered, preview_attack,
+from game.core.queries import (action_costs, extra_actions, not_offered, out_of_reach, preview_attack,
                                preview_suppress, revive_cost, revive_odds, unit_info)
 from game.core.ruleset import ThrowOdds
 from game.ui.area import AreaAim, area_odds, friends_caught, pct
@@ -64,8 +64,8 @@ class Orders:
         elif screen.selected != match.active_uid:
             screen.select_active()
         else:
-            screen.notify("Out of reach: the highlighted squares are where the unit can walk.",
-                          severity="warning", timeout=3)
+            screen.notify(out_of_reach(match.battle, match.active_uid, screen.cursor),
+                          title="Out of reach", severity="warning", timeout=4, markup=False)
 
     def held_weapon(self):
         info = unit_info(self.match.battle, self.match.active_uid)
