@@ -516,3 +516,20 @@ async def test_a_scenarios_own_turns_are_not_remembered_and_the_list_wins_over_a
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: app.match is not None and app.screen is not form)
         assert app.match.battle.session.setup.scenario.id == chosen
+
+
+async def test_a_fallback_changed_while_the_odds_hide_the_orders_card_is_told(save_dir):
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        match = simultaneous_match(DUEL, 5, {"blue"})
+        screen = await planning(app, pilot, match)
+        await pilot.press("f", "f")                      # the trooper targeted, then ordered
+        await pilot.pause()
+        await pilot.press("f")                           # its odds again: the card gives way
+        await pilot.pause()
+        assert screen.target is not None and not screen.queue_card.display
+        await pilot.press("F")
+        await wait_until(pilot, lambda: any(
+            "last order, if not possible: hold (no more orders)" in n.message
+            for n in app._notifications))
+        assert screen.plan.queue(screen.selected)[-1].fallback == "hold"

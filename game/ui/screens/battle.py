@@ -30,7 +30,7 @@ from game.ui.board import TerrainLook
 from game.ui.cards import turn_card
 from game.ui.objectives import objectives_card
 from game.ui.match import Match
-from game.ui.planning import Plan, order_words, queue_card
+from game.ui.planning import FALLBACK_WORDS, Plan, order_words, queue_card
 from game.ui.picture import (Picture, enemies, first_square, odds_of, revive_target, status_of,
                              take_picture)
 from game.ui.screens.base import GameScreen
@@ -757,6 +757,9 @@ class BattleScreen(GameScreen):
                         "carried out.", timeout=3)
             return
         self.show_queue()
+        if not self.queue_card.display:           # the odds or an area hide the orders card
+            self.notify(f"{self.match.name(uid)}'s last order, {FALLBACK_WORDS[fallback]}.",
+                        timeout=3, markup=False)
 
     def action_sequence(self, step: int) -> None:
         """< and > while an ambushing side plans: the unit acts earlier or later among its
