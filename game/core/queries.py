@@ -222,8 +222,7 @@ def out_of_reach(battle: Battle, uid: str, square: Square) -> str:
     if not s.sight[side].explored[y, x]:
         return f"{square} is unexplored: walk toward it to see what is there."
     if not s.grid.walkable[y, x]:
-        terrain = {t.id: t.name for t in s.setup.terrain}.get(s.grid.terrain_at(x, y), "?")
-        return f"{square} is {terrain.lower()}: it cannot be walked on."
+        return f"{square} is {s.terrain_name(square).lower()}: it cannot be walked on."
     other = s.occupant(square)
     if other is not None and other != uid and (s.side_of(other) == side or s.sees(side, square)):
         return f"{square} is occupied by {s.get(other, c.Unit).name}."

@@ -273,6 +273,11 @@ class Session:
         pos = self._parts[uid].get(c.Position)
         return None if pos is None else (pos.x, pos.y)
 
+    def terrain_name(self, at: Square) -> str:
+        """The display name of the terrain on a square (its id if the content names none)."""
+        ident = self.grid.terrain_at(*at)
+        return next((t.name for t in self.setup.terrain if t.id == ident), ident)
+
     def where(self, uid: str) -> tuple[Square, ...]:
         """The unit's square, as `emit`'s squares: none when it is off the map."""
         pos = self.position(uid)

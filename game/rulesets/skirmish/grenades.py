@@ -39,7 +39,7 @@ def checked(session: Session, uid: str, grenade_id: str, at: Square) -> tuple[We
     if not session.grid.in_bounds(*at) or not unit_sees(session, uid, at):
         raise Illegal(f"{name} cannot see {at} to throw at it.")
     if not session.grid.transparent[at[1], at[0]]:
-        raise Illegal(f"{at} is solid ({_terrain_name(session, at)}): a grenade cannot land in it.")
+        raise Illegal(f"{at} is solid ({session.terrain_name(at)}): a grenade cannot land in it.")
     assert pos is not None, "a unit that has the turn stands on the map"
     distance = session.grid.distance(pos, at)
     if distance > grenade.range:
@@ -50,11 +50,6 @@ def checked(session: Session, uid: str, grenade_id: str, at: Square) -> tuple[We
     if not can_pay(ap, cost):
         raise Illegal(f"Throwing costs {cost} AP; {name} has {ap.current}.")
     return grenade, distance, cost
-
-
-def _terrain_name(session: Session, at: Square) -> str:
-    ident = session.grid.terrain_at(*at)
-    return next((t.name for t in session.setup.terrain if t.id == ident), ident)
 
 
 def throw(session: Session, cmd: Throw) -> None:
