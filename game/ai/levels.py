@@ -24,7 +24,7 @@ class Level:
                              # the side that wins by lasting
 
 
-EASY = Level("easy", noise=10.0, lookahead=0, squares=8, tactics=False, called_shots=False,
+EASY = Level("easy", noise=16.0, lookahead=0, squares=8, tactics=False, called_shots=False,
              tabletop_noise=1.2, objectives=False)
 NORMAL = Level("normal", noise=1.0, lookahead=2, squares=48, tactics=True, called_shots=True,
                tabletop_noise=0.05, objectives=False)
