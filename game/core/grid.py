@@ -188,6 +188,21 @@ class Grid:
         distance, parents = searcher.search((radius, radius))
         return Reach(origin, ox, oy, distance, parents, budget)
 
+    def walk_path(self, origin: Square, target: Square, costs: MoveCosts,
+                  blocked: Iterable[Square] = ()) -> list[Square] | None:
+        """The cheapest walk from `origin` to `target` (its squares after `origin`), however
+        far, avoiding `blocked`; None when no way leads there."""
+        straight, diagonal, corners = self._edge_arrays(costs)
+        straight, diagonal = straight.copy(), diagonal.copy()
+        for bx, by in blocked:
+            straight[by, bx] = diagonal[by, bx] = 0
+        finder = tcod.path.Pathfinder(step_graph(straight, diagonal, corners))
+        finder.add_root((origin[1], origin[0]))
+        finder.resolve((target[1], target[0]))
+        if finder.distance[target[1], target[0]] >= _UNREACHED:
+            return None
+        return [(int(x), int(y)) for y, x in finder.path_to((target[1], target[0]))[1:].tolist()]
+
     def _edge_arrays(self, costs: MoveCosts) -> tuple[np.ndarray, np.ndarray, dict]:
         """Whole-map step costs into each square, and where each diagonal step is allowed."""
         cached = self._edges.get(costs)

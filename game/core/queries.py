@@ -135,9 +135,7 @@ def reach(battle: Battle, uid: str, most: int | None = None) -> Reach:
     """
     s = battle.session
     s.use()
-    side = s.side_of(uid)
-    blocked = [sq for sq, other in s.occupied().items()
-               if other != uid and (s.side_of(other) == side or s.sees(side, sq))]
+    blocked = _in_the_way(battle, uid)
     budget = s.rules.reach_budget(s, uid, most)
     if not can_move(battle, uid):
         budget = 0                     # pinned or prone: nowhere to go without getting up first
@@ -145,6 +143,14 @@ def reach(battle: Battle, uid: str, most: int | None = None) -> Reach:
     assert start is not None, "only a unit on the map has squares it can reach"
     found = s.grid.reach(start, budget, s.rules.move_costs, blocked)
     return s.rules.price_reach(s, uid, found)
+
+
+def _in_the_way(battle: Battle, uid: str) -> list[Square]:
+    """The squares of the units `uid`'s side knows to stand where it cannot walk."""
+    s = battle.session
+    side = s.side_of(uid)
+    return [sq for sq, other in s.occupied().items()
+            if other != uid and (s.side_of(other) == side or s.sees(side, sq))]
 
 
 def full_move_beyond(battle: Battle, uid: str) -> int | None:
@@ -231,6 +237,15 @@ def out_of_reach(battle: Battle, uid: str, square: Square) -> str:
             movement.plan_path(s, uid, (square,))
         except Illegal as why:
             return str(why)
+    start = s.position(uid)
+    assert start is not None, "only a unit on the map is asked where it can walk"
+    path = s.grid.walk_path(start, square, s.rules.move_costs, _in_the_way(battle, uid))
+    if path is None:
+        return f"No way to {square} is known: walls, water or units close every way there."
+    try:
+        movement.plan_path(s, uid, tuple(path))
+    except Illegal as why:
+        return f"{square} is too far this turn. {why}"
     return (f"{square} is beyond {name}'s reach this turn: the highlighted squares are where "
             "it can walk.")
 

@@ -341,14 +341,16 @@ def test_a_pinned_or_prone_unit_has_nowhere_to_go():
 
 def test_a_square_out_of_reach_is_explained_from_what_the_side_knows():
     from game.core.queries import out_of_reach
-    rows = ["..#.........", "............", "............", "............", "............",
+    rows = ["..#.........", "............", "......===...", "......=.=...", "......===...",
             "..........#."]
     with battle({"a": [(unit("walker", ap=6), (0, 0)), (unit("friend"), (1, 1))],
                  "b": [(unit("far"), (11, 4))]}, [9, 5, 1], rows=rows, ambush="a") as b:
         assert out_of_reach(b, "a-1", (2, 0)) == "(2, 0) is wall: it cannot be walked on."
         assert out_of_reach(b, "a-1", (1, 1)) == "(1, 1) is occupied by Friend."
-        assert out_of_reach(b, "a-1", (9, 0)) == ("(9, 0) is beyond Walker's reach this turn: the "
-                                                  "highlighted squares are where it can walk.")
+        assert out_of_reach(b, "a-1", (9, 0)) == ("(9, 0) is too far this turn. That path costs "
+                                                  "33 AP; Walker has 6.")  # round Friend
+        assert out_of_reach(b, "a-1", (7, 3)) == ("No way to (7, 3) is known: walls, water or "
+                                                  "units close every way there.")   # crates round it
         assert out_of_reach(b, "a-1", (11, 5)) == ("(11, 5) is unexplored: walk toward it to see "
                                                    "what is there.")          # behind the wall
         assert out_of_reach(b, "a-1", (12, 0)) == "(12, 0) is off the map."
