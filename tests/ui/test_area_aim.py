@@ -27,8 +27,8 @@ ROWS = ["..............",
 SIZE = (120, 40)
 
 
-def match_with(friend_at=(9, 1), *, fallen: bool = False) -> Match:
-    lead = unit("lead", agility=9, demolitions=3, weapons=("lmg",), hp=40,
+def match_with(friend_at=(9, 1), *, fallen: bool = False, heal: int = 12) -> Match:
+    lead = unit("lead", agility=9, demolitions=3, weapons=("lmg",), hp=40, heal=heal,
                 abilities={"suppressive_fire": 1},
                 grenades={"he_grenade": 2, "incendiary_grenade": 1})
     placements = {"us": [(lead, (1, 1)), (unit("friend", hp=12), friend_at)],
@@ -184,6 +184,7 @@ async def test_revive_shows_its_odds_before_acting(save_dir):
         screen = await at_my_turn(app, pilot, match)
         before = spent(match)
         chance, stage = revive_odds(match.battle, "us-1", "us-2")
+        assert 0 < chance < 1
         await pilot.press("v")
         await wait_until(pilot, lambda: isinstance(app.screen, Choice))
         assert f"to {stage} Friend succeeds {pct(chance)}" in app.screen.body
@@ -195,3 +196,14 @@ async def test_revive_shows_its_odds_before_acting(save_dir):
         await pilot.click("#v-go")
         await wait_until(pilot, lambda: len(match.battle.commands) > before[0])
         assert isinstance(match.battle.commands[-1], Revive)
+
+
+async def test_first_aid_that_cannot_succeed_says_so_and_spends_nothing(save_dir):
+    app, match = make_app(save_dir), match_with(friend_at=(2, 2), fallen=True, heal=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await at_my_turn(app, pilot, match)
+        before = spent(match)
+        assert revive_odds(match.battle, "us-1", "us-2") == (0.0, "stabilize")
+        await pilot.press("v")
+        await wait_until(pilot, lambda: told(app, "Heal check cannot succeed"))
+        assert app.screen is screen and spent(match) == before

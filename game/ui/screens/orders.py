@@ -203,6 +203,11 @@ class Orders:
             self.play(Revive(uid, target))
             return
         chance, stage = odds
+        if chance <= 0:                   # no roll of the check reaches its difficulty
+            screen.notify(f"{match.name(uid)}'s Heal check cannot succeed: no roll reaches what it "
+                          f"takes to {stage} {match.name(target)}. An ally with more Heal skill may.",
+                          title="First aid", severity="warning", timeout=5, markup=False)
+            return
         cost = revive_cost(match.battle, uid)
         body = (f"{match.name(uid)}'s Heal check to {stage} {match.name(target)} succeeds "
                 f"{pct(chance)} of the time; it costs {cost} AP either way.")
