@@ -37,9 +37,11 @@ def tell(events: Iterable[ev.Event], line: Callable[[ev.Event], str],
          name: Namer, after: Callable[[ev.Event, str], str] | None = None) -> list[str]:
     """The log's lines for `events`, each told by `line`, but a unit's steps one after another
     (nothing happening between them) are one line: where it went, and the AP it all cost.
-    `after`, if given, gets each line with its (first) event and may reword it."""
+    The move that lands a jump is left to the jump's own line. `after`, if given, gets each
+    line with its (first) event and may reword it."""
     lines: list[str] = []
     walk: list[ev.Moved] = []
+    last: ev.Event | None = None
 
     def end_walk() -> None:
         if walk:
@@ -48,6 +50,10 @@ def tell(events: Iterable[ev.Event], line: Callable[[ev.Event], str],
             walk.clear()
 
     for event in events:
+        landed = _lands_jump(last, event)
+        last = event
+        if landed:
+            continue
         if isinstance(event, ev.Moved):
             if walk and (walk[-1].unit, walk[-1].end) != (event.unit, event.start):
                 end_walk()
@@ -57,6 +63,13 @@ def tell(events: Iterable[ev.Event], line: Callable[[ev.Event], str],
             lines.append(after(event, line(event)) if after else line(event))
     end_walk()
     return lines
+
+
+def _lands_jump(before: ev.Event | None, event: ev.Event) -> bool:
+    """Whether `event` is the move a jump just told of (its line names the landing square)."""
+    return (isinstance(event, ev.Moved) and isinstance(before, ev.ActionTaken)
+            and before.action == "jump" and before.success and before.unit == event.unit
+            and event.ap_cost == 0)
 
 
 def _walked(steps: list[ev.Moved], n: Namer) -> str:

@@ -14,7 +14,7 @@ from game.core import components as c
 from game.core.commands import Attack, EndTurn, Jump, Move, RecoverItem, Unjam, UseItem
 from game.core.dice import Dice
 from game.core.events import ActionTaken, AttackResolved, Moved
-from game.core.narrate import describe
+from game.core.narrate import describe, tell
 from game.core.queries import extra_actions, floor_items, preview_attack, unit_info
 from game.rulesets import load_battle, new_battle
 from game.rulesets.d20.core import Situation
@@ -161,6 +161,8 @@ def test_a_jump_over_the_ditch_is_a_dex_test_against_its_dc():
             in taken.detail
         assert of(events, Moved)[0].end == (6, 3)
         assert fight.session.position("red-1") == (6, 3)
+        told = tell(events, lambda e: describe(e, str), str)
+        assert sum("(6, 3)" in line for line in told) == 1       # the jump's line, no "moves to"
         fight.session.dice.force(9)
         events = ok(fight.submit(Jump("red-1", (4, 3))))
         taken = of(events, ActionTaken)[0]
