@@ -113,3 +113,23 @@ async def test_planning_keeps_the_orders_card_in_view(save_dir):
         text = drawn(screen_rows(app), card)
         assert "Orders: Maire Jensen" in text and "No orders yet" in text
     match.close()
+
+
+async def test_the_cards_beside_the_map_scroll_from_the_keyboard(save_dir):
+    """What does not fit beside the map (the unit card under the orders) is reached with
+    Shift+Down and Shift+Up (or Ctrl), without the mouse."""
+    app = make_app(save_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        match = new_match("alley", 2, {"jensen"})
+        screen = await at_my_turn(app, pilot, match)
+        await pilot.pause()
+        side, cursor = screen.query_one("#side"), screen.cursor
+        assert side.max_scroll_y > 0 and side.scroll_y == 0
+        await pilot.press("shift+down")
+        await wait_until(pilot, lambda: side.scroll_y > 0)
+        await pilot.press("ctrl+down", "ctrl+down", "ctrl+down")
+        await wait_until(pilot, lambda: side.scroll_y == side.max_scroll_y)
+        await pilot.press("shift+up", "shift+up", "shift+up", "shift+up")
+        await wait_until(pilot, lambda: side.scroll_y == 0)
+        assert screen.cursor == cursor            # the map's cursor did not move
+    match.close()

@@ -111,6 +111,8 @@ class BattleScreen(GameScreen):
         Binding("pageup", "log_scroll(-1)", "Log up", show=False),
         Binding("pagedown", "log_scroll(1)", "Log down", show=False),
         Binding("end", "log_end", "Log: follow", show=False),
+        Binding("shift+up,ctrl+up", "side_scroll(-1)", "Cards up", show=False),
+        Binding("shift+down,ctrl+down", "side_scroll(1)", "Cards down", show=False),
         Binding("right_square_bracket", "log_size(1)", "Log taller", show=False),
         Binding("left_square_bracket", "log_size(-1)", "Log shorter", show=False),
         Binding("L,shift+l", "full_log", "Log"),
@@ -418,6 +420,11 @@ class BattleScreen(GameScreen):
 
     def action_log_scroll(self, direction: int) -> None:
         self.log_view.page(direction)
+
+    def action_side_scroll(self, direction: int) -> None:
+        """Scroll the cards beside the map (a long queue of orders, a unit card below it)."""
+        side = self.query_one("#side")
+        side.scroll_to(y=side.scroll_y + direction * max(1, side.size.height // 2), animate=False)
 
     def action_log_end(self) -> None:
         self.log_view.follow()

@@ -46,6 +46,7 @@ y                    how this unit meets attacks (Eclipse melee, d20 reactions; 
 e                    end the turn (or give orders)    .   cursor back to the active unit
 z                    undo the last move or change of stance (not once it revealed
                      something or rolled dice: the log says why)
+Shift+Up / Down      scroll the cards beside the map (also Ctrl+Up / Down)
 Space                skip the computer's slow replay
 G                    the game master's view: every unit in its rules' words, the
                      modifier table, a modifier for a unit's next attack, health by hand
