@@ -25,3 +25,21 @@ async def test_up_on_the_first_entry_stays_there(save_dir):
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, NewBattle))
         assert app.is_running
+
+
+async def test_a_radio_sets_keys_start_from_the_chosen_button(save_dir):
+    """With the last level chosen (hard, the default), Up then Enter picks the one above it:
+    the keys start from the chosen button, not from the first (Up there wrapped round to the
+    chosen one and seemed ignored)."""
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, NewBattle))
+        form = app.screen
+        levels = form.query_one("#level")
+        names = [button.id for button in levels.query("Radio")]
+        assert names[-1] == "level-hard" and levels.pressed_index == len(names) - 1
+        levels.focus()
+        await pilot.press("up", "enter")
+        await wait_until(pilot, lambda: levels.pressed_index == len(names) - 2)
+        assert form.query_one(f"#{names[-2]}").value and not form.query_one("#level-hard").value

@@ -29,7 +29,7 @@ from game.ui.glyphs import plain
 from game.ui.match import Seat
 from game.ui.players import computer_levels, default_level
 from game.ui.screens.base import GameScreen
-from game.ui.widgets.choices import Choices, Radio
+from game.ui.widgets.choices import Choices, Radio, Radios
 from game.ui.widgets.problem import Problem
 
 MAX_SIDES = 4
@@ -91,7 +91,7 @@ class NewBattle(GameScreen):
                 yield Static(notes.strip(), id="mod-notes", markup=False)
                 yield Input(placeholder="or a scenario file path + Enter", id="scenario-path")
                 yield Label("Ruleset")
-                with RadioSet(id="ruleset"):
+                with Radios(id="ruleset"):
                     for index, spec in enumerate(self.rulesets):
                         yield Radio(plain(spec.name), value=index == 0,
                                           id=f"ruleset-{spec.id}")
@@ -99,20 +99,20 @@ class NewBattle(GameScreen):
                 yield Input(placeholder="random", id="seed", restrict=r"[0-9]*", max_length=12)
             with Column(id="new-right"):
                 yield Label("Mode", classes="first")
-                with RadioSet(id="mode"):
+                with Radios(id="mode"):
                     solo = bool(self.levels) and self.choices.solo
                     yield Radio("Solo against the computer", value=solo,
                                       disabled=not self.levels, id="solo")
                     yield Radio("Hot-seat with friends", value=not solo, id="hotseat")
                 yield Label("Turns: all orders at once, or unit by unit", id="turns-label")
-                with RadioSet(id="turns"):
+                with Radios(id="turns"):
                     yield Radio("Simultaneous", id="turns-simultaneous")
                     yield Radio("One at a time", value=True, id="turns-sequential")
                 if self.levels:
                     yield Label("Computer difficulty")
                     level = (self.choices.level if self.choices.level in self.levels
                              else default_level(self.levels))
-                    with RadioSet(id="level"):
+                    with Radios(id="level"):
                         for name in self.levels:
                             yield Radio(name, value=name == level, id=f"level-{name}")
                 else:

@@ -1,5 +1,6 @@
 """An OptionList that stops at its ends and shrugs off Page Up/Down pressed too early; a radio
-button whose choice shows by a glyph, not by colour alone.
+button whose choice shows by a glyph, not by colour alone; a radio set whose keys start from
+the chosen button.
 
 Up on the first line stays there (Textual's OptionList wraps round to the last: on the main
 menu, Up then Enter quit the game), and Down on the last stays there.
@@ -10,7 +11,7 @@ typed faster than the first layout); the press is simply ignored here.
 
 from __future__ import annotations
 
-from textual.widgets import OptionList, RadioButton
+from textual.widgets import OptionList, RadioButton, RadioSet
 
 
 class Radio(RadioButton):
@@ -20,6 +21,17 @@ class Radio(RadioButton):
     @property  # type: ignore[override]
     def BUTTON_INNER(self) -> str:
         return "●" if self.value else " "
+
+
+class Radios(RadioSet):
+    """Textual's radio set puts its keyboard highlight on the first button, wherever the choice
+    is: with the second chosen (a remembered choice, a ruleset's own way), the first Down only
+    reached the button already chosen and seemed ignored. Here the highlight starts on the
+    chosen button each time the set gets focus."""
+
+    def on_focus(self) -> None:
+        if self.pressed_index >= 0:
+            self._selected = self.pressed_index
 
 
 class Choices(OptionList):
