@@ -75,6 +75,8 @@ class Grid:
         self.zones = {name: list(squares) for name, squares in (zones or {}).items()}
         self._zone_sets: dict[str, frozenset[Square]] = {}
         self._views: dict[tuple[int, int, int], View] = {}
+        self._lit_views: dict[tuple[int, int, int], tuple[int, int, np.ndarray]] = {}
+        self._doorways = self.walkable & ~self.transparent     # walked through, not seen through
         self._covers: dict[tuple, str] = {}     # (defender, dx, dy) -> cover; the terrain never changes
         self._edges: dict[MoveCosts, tuple[np.ndarray, np.ndarray, dict]] = {}
         self._searchers: dict[tuple[MoveCosts, int], _Searcher] = {}
@@ -106,17 +108,39 @@ class Grid:
     # --- sight ----------------------------------------------------------------------------
 
     def view(self, x: int, y: int, radius: int) -> View:
-        """Squares seen from (x, y) within `radius`; symmetric, so sight works both ways."""
+        """Squares seen from (x, y) within `radius`; symmetric, so sight works both ways.
+
+        The field of view lights a square that blocks sight (a wall) when it can be seen, but a
+        unit standing in such a square (a doorway) sees out of it less far: so a square that
+        blocks sight and can be walked on is seen from here only if here is seen from it."""
         key = (x, y, radius)
         cached = self._views.get(key)
         if cached is None:
-            x0, y0 = max(0, x - radius), max(0, y - radius)
-            x1, y1 = min(self.width, x + radius + 1), min(self.height, y + radius + 1)
-            mask = tcod.map.compute_fov(self.transparent[y0:y1, x0:x1], (y - y0, x - x0), radius,
-                                        light_walls=True,
-                                        algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
+            x0, y0, mask = self._lit(x, y, radius)
+            for wy, wx in np.argwhere(mask & self._doorways[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]]):
+                dx, dy = int(wx) + x0, int(wy) + y0
+                if (dx, dy) != (x, y) and not self._sees_back(dx, dy, x, y, radius):
+                    mask[wy, wx] = False
             cached = self._views[key] = View(x0, y0, mask, mask.astype(np.int16))
         return cached
+
+    def _lit(self, x: int, y: int, radius: int) -> tuple[int, int, np.ndarray]:
+        """The field of view from (x, y) as tcod lights it: its window's corner and mask."""
+        x0, y0 = max(0, x - radius), max(0, y - radius)
+        x1, y1 = min(self.width, x + radius + 1), min(self.height, y + radius + 1)
+        mask = tcod.map.compute_fov(self.transparent[y0:y1, x0:x1], (y - y0, x - x0), radius,
+                                    light_walls=True, algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
+        return x0, y0, mask
+
+    def _sees_back(self, x: int, y: int, tx: int, ty: int, radius: int) -> bool:
+        """Whether tcod's field of view from (x, y) lights (tx, ty)."""
+        key = (x, y, radius)
+        lit = self._lit_views.get(key)
+        if lit is None:
+            lit = self._lit_views[key] = self._lit(x, y, radius)
+        x0, y0, mask = lit
+        wx, wy = tx - x0, ty - y0
+        return 0 <= wy < mask.shape[0] and 0 <= wx < mask.shape[1] and bool(mask[wy, wx])
 
     def sees(self, origin: Square, target: Square, radius: int) -> bool:
         return target in self.view(origin[0], origin[1], radius)

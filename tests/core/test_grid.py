@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.core.grid import Grid, MoveCosts
+from game.content.schema import TerrainSpec
 from tests.core.builders import TERRAIN
 
 COSTS = MoveCosts(3, 4, 1, False)
@@ -86,3 +87,34 @@ def test_walls_block_sight_both_ways():
     grid = make_grid(["........", "...#....", "........"])
     assert not grid.sees((0, 1), (6, 1), 20) and not grid.sees((6, 1), (0, 1), 20)
     assert grid.sees((0, 0), (7, 0), 20) and grid.sees((7, 0), (0, 0), 20)
+
+
+DOOR = TerrainSpec(id="door", name="Door", glyph="+", blocks_sight=True)
+
+
+def door_grid(rows: list[str]) -> Grid:
+    kinds = {**KINDS, "+": "door"}
+    return Grid([[kinds[ch] for ch in row] for row in rows], {t.id: t for t in (*TERRAIN, DOOR)})
+
+
+def test_a_unit_in_a_doorway_is_seen_only_from_where_it_sees():
+    """The alley's back door (2, 4): the field of view lit it from (6, 5), as a wall is lit,
+    while from the doorway (6, 5) was out of sight: a soldier there shot Maire Jensen, who
+    could not see him. Now neither sees the other."""
+    from game.content.loader import load_library, load_setup
+    from game.rulesets import new_battle
+    with new_battle(load_setup("alley", load_library()), 1) as battle:
+        grid = battle.session.grid
+        assert grid.terrain_at(2, 4) == "door" and grid.walkable[4, 2]
+        assert not grid.sees((6, 5), (2, 4), 20) and not grid.sees((2, 4), (6, 5), 20)
+        assert grid.sees((2, 5), (2, 4), 20) and grid.sees((2, 4), (2, 5), 20)   # next to it
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text("....#+", min_size=9, max_size=9), min_size=7, max_size=7))
+def test_sight_works_both_ways_even_through_doorways(rows):
+    grid = door_grid(rows)
+    squares = [(x, y) for y in range(grid.height) for x in range(grid.width) if grid.walkable[y, x]]
+    for a in squares:
+        for b in squares:
+            assert grid.sees(a, b, 6) == grid.sees(b, a, 6), (a, b, rows)
