@@ -256,12 +256,12 @@ def test_each_action_on_the_grid_of_the_bundled_scenario():
 
 
 def test_a_save_keeps_the_floor_what_is_carried_and_the_jams():
-    """The bundled scenario between computer players (seed 4: the gunner's LMG jams), saved
+    """The bundled scenario between computer players (seed 18: the gunner's LMG jams), saved
     after each of the new actions and loaded: the same items on the floor, the same words on
     every unit card (what it carries, a jammed weapon)."""
     setup = load_setup("d20_ditch")
     seen: set[str] = set()
-    for seed in (0, 4):
+    for seed in (0, 18):
         players = {"jensen": make_player("hard", "jensen", seed),
                    "olea": make_player("normal", "olea", seed)}
         with new_battle(setup, seed=seed) as fight:
