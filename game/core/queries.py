@@ -229,8 +229,9 @@ def out_of_reach(battle: Battle, uid: str, square: Square) -> str:
         return f"{square} is unexplored: walk toward it to see what is there."
     if not s.grid.walkable[y, x]:
         return f"{square} is {s.terrain_name(square).lower()}: it cannot be walked on."
+    blocked = _in_the_way(battle, uid)
     other = s.occupant(square)
-    if other is not None and other != uid and (s.side_of(other) == side or s.sees(side, square)):
+    if other is not None and square in blocked:
         return f"{square} is occupied by {s.get(other, c.Unit).name}."
     if not can_move(battle, uid):
         try:
@@ -239,7 +240,7 @@ def out_of_reach(battle: Battle, uid: str, square: Square) -> str:
             return str(why)
     start = s.position(uid)
     assert start is not None, "only a unit on the map is asked where it can walk"
-    path = s.grid.walk_path(start, square, s.rules.move_costs, _in_the_way(battle, uid))
+    path = s.grid.walk_path(start, square, s.rules.move_costs, blocked)
     if path is None:
         return f"No way to {square} is known: walls, water or units close every way there."
     try:
