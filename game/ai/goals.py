@@ -50,17 +50,32 @@ def lateness(battle: Battle) -> tuple[float, float]:
     return late, max(0.0, late - HURRY_FROM) / (1.0 - HURRY_FROM)
 
 
-def stance_for(battle: Battle, side: str, picture: Picture, weighs_objectives: bool = True
-               ) -> Stance:
+def stance_for(battle: Battle, side: str, picture: Picture, weighs_objectives: bool = True,
+               patient: bool = False) -> Stance:
     """How the side's unit plays now: its objectives first (game.ai.aims), then the enemy.
     Without `weighs_objectives` (the lower levels) only the zone to get to or guard counts: no
-    unit is worth more or kept back for an objective."""
+    unit is worth more or kept back for an objective. A `patient` side that is `outpaced`, with
+    nowhere it must be and no enemy known, holds where it is and lets the enemy come."""
     aims = weighed_aims(battle, side, weighs_objectives)
-    stance = _stance(battle, side, picture, aims)
+    stance = _stance(battle, side, picture, aims, patient)
     return replace(stance, wanted=aims.targets) if aims.targets else stance
 
 
-def _stance(battle: Battle, side: str, picture: Picture, aims: Aims) -> Stance:
+def outpaced(battle: Battle, side: str) -> bool:
+    """Under simultaneous orders: every enemy acts before every unit of the side this round (as
+    behind an ambush), so whoever steps into the open first is shot before its side can answer."""
+    s = battle.session
+    if not s.rules.simultaneous:
+        return False
+    mine = [s.side_of(uid) == side for uid in s.order if s.is_up(uid)]
+    if True not in mine:
+        return False
+    first = mine.index(True)
+    return first > 0 and all(mine[first:])
+
+
+def _stance(battle: Battle, side: str, picture: Picture, aims: Aims, patient: bool = False
+            ) -> Stance:
     s = battle.session
     late, push = lateness(battle)
     if aims.their_clock:                  # the enemy wins by lasting: no time to lose
@@ -97,6 +112,8 @@ def _stance(battle: Battle, side: str, picture: Picture, aims: Aims) -> Stance:
         if morale < 0 and not push:          # shaken: hold, unless time is running out
             return Stance(0.3 * pace, 1.3 * caution, tuple(foes), False)
         return Stance(pace, caution, tuple(foes), False)
+    if patient and not push and outpaced(battle, side):      # let them come
+        return Stance(0.0, caution, (picture.me.square,), False)
     return Stance(SEARCH * hurry, caution, _search_targets(battle, side, picture), False)
 
 

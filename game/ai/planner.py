@@ -62,7 +62,7 @@ def _board(battle: Battle, a: Assessor, pic: Picture, level: Level, rng: random.
 
     dest = destinations(battle, me.uid, budget, cones, reaction, level.squares, rng,
                         pic.blocked() if budget > 0 else [])
-    stance = stance_for(battle, me.info.side, pic, level.objectives)
+    stance = stance_for(battle, me.info.side, pic, level.objectives, level.lookahead >= 3)
     a.wanted = stance.wanted
     if len(dest) == 1 and not _may_revive(a, pic, level):
         # Staying put: every option shares the square's exposure, goal and next-turn terms,
