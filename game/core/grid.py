@@ -165,6 +165,14 @@ class Grid:
             found = self._covers[key] = self._cover_facing(defender, dx, dy)
         return found
 
+    def cover_around(self, square: Square) -> list[tuple[Square, str]]:
+        """The cover objects next to `square`: (offset, level) for each neighbour that gives
+        cover. A unit on the square has that cover against attackers on that side (within 45°,
+        `cover_against`)."""
+        x, y = square
+        return [((ux, uy), COVER_LEVELS[int(self.cover[y + uy, x + ux])]) for ux, uy in NEIGHBOURS
+                if self.in_bounds(x + ux, y + uy) and self.cover[y + uy, x + ux]]
+
     def _cover_facing(self, defender: Square, dx: int, dy: int) -> str:
         length = math.hypot(dx, dy)
         best = 0

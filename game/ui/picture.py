@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from game.core import events as ev
 from game.core.events import Event
 from game.core.grid import Reach
@@ -132,11 +134,14 @@ def where(match: Match, picture: Picture, look: TerrainLook, cursor: Square) -> 
     session = match.battle.session
     x, y = cursor
     text = f"({x},{y}) "
-    if explored_squares(match.battle, picture.viewer)[y, x]:
+    explored = explored_squares(match.battle, picture.viewer)
+    if explored[y, x]:
         text += f"{look.names[int(session.grid.terrain[y, x])]}"
         cover = session.grid.cover_at(x, y)
         if cover != "none":
             text += f", {cover} cover"
+        elif session.grid.walkable[y, x]:
+            text += shelter(session.grid.cover_around(cursor), explored, cursor)
     else:
         text += "unexplored"
     zone = zone_at(match, cursor)
@@ -148,6 +153,23 @@ def where(match: Match, picture: Picture, look: TerrainLook, cursor: Square) -> 
     if cursor in picture.items:
         text += f"; on the floor: {', '.join(picture.items[cursor])}"
     return text
+
+
+COMPASS = {(0, -1): "N", (1, -1): "NE", (1, 0): "E", (1, 1): "SE", (0, 1): "S", (-1, 1): "SW",
+           (-1, 0): "W", (-1, -1): "NW"}
+
+
+def shelter(around: list[tuple[Square, str]], explored: np.ndarray, square: Square) -> str:
+    """The cover a unit on `square` has, by the side it faces (only cover the side has seen):
+    ", full cover N NE, half cover E"."""
+    x, y = square
+    levels, parts = dict(around), []
+    for level in ("full", "half"):
+        sides = [name for (dx, dy), name in COMPASS.items()
+                 if levels.get((dx, dy)) == level and explored[y + dy, x + dx]]
+        if sides:
+            parts.append(f"{level} cover {' '.join(sides)}")
+    return ", " + ", ".join(parts) if parts else ""
 
 
 def path_note(match: Match, picture: Picture, cursor: Square, path: list[Square]) -> str:

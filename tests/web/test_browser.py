@@ -83,7 +83,7 @@ def test_a_battle_in_the_browser(browser, tmp_path):
         game.page.keyboard.press("ArrowRight")
         game.wait_for("(2,1)")
         key_response = time.monotonic() - start
-        game.wait_for("(2,1) Open ground · path 3 AP")     # the status line prices the walk
+        game.wait_for("(2,1) Open ground, full cover N NE NW · path 3 AP")  # cover and the walk
 
         game.press("ArrowRight", "Enter")
         game.wait_for("##. . A")                       # Hollis walked two squares east

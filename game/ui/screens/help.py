@@ -105,7 +105,10 @@ def legend() -> Text:
         text.append("    ", style=f"on {TINTS[key]}")
         text.append(f"  {words}\n")
     text.append("Squares you cannot see now are grey as you last saw them; black is unexplored.\n")
-    text.append("Enemies are only shown where your side can see them.")
+    text.append("Enemies are only shown where your side can see them.\n")
+    text.append("Cover guards the side it stands on (attacks from within 45° of it); an attacker "
+                "next to the unit is past it. The status line names the cover a square gives, "
+                "side by side: \"full cover N NE, half cover E\".")
     return text
 
 
