@@ -29,7 +29,8 @@ from game.core.commands import (GM_COMMANDS, Aim, Attack, ChangeStance, ChooseDe
                                 Proceed, RecoverItem, Reload, Respond, Revive, SetOverwatch,
                                 SpendPoints, Suppress, Throw, Unjam, UseItem, command_from_dict)
 from game.core.dice import BadRoll, Dice, RollNeeded
-from game.core.events import DefenseAsked, Event, Moved, OrderLost, Refused, RollWanted, StanceChanged
+from game.core.events import (DefenseAsked, Event, Moved, OrderLost, OrderUntriggered, Refused,
+                              RollWanted, StanceChanged)
 from game.core.illegal import Illegal
 from game.core import gm, orders
 from game.core.session import Session
@@ -529,10 +530,16 @@ class Battle:
             command = resumed
         if isinstance(command, Attack) and not command.target:   # "the nearest enemy in sight"
             found = orders.nearest_target(s, uid, command)
-            if found is not None:
-                command = dataclasses.replace(command, target=found)
+            if found is None:
+                self._untriggered(uid, command)
+                return
+            command = dataclasses.replace(command, target=found)
+        if isinstance(command, Reload) and orders.magazine_full(s, uid):
+            self._untriggered(uid, command, "the magazine is already full")   # no shot was fired
+            return
+        fallen = isinstance(command, Attack) and orders.fallen_since_ordered(s, command)
         try:
-            if isinstance(command, Attack) and orders.fallen_since_ordered(s, command):
+            if fallen:
                 state = s.get(command.target, c.Health).state
                 raise Illegal(f"{s.get(command.target, c.Unit).name} is already {state}.")
             self._dispatch(command)
@@ -550,11 +557,27 @@ class Battle:
                 except Illegal:                        # checked first: only a safeguard
                     pass
                 return
+            if fallen:        # its aim is met: the enemy it was to put down is down
+                self._untriggered(uid, command, reason.rstrip(".") + " and no other enemy is in sight")
+                return
             reason = reason.rstrip(".") + "; no enemy in sight to fire at instead"
         then = "hold" if order.fallback == "hold" else "skip"
         if then == "hold":
             s.orders[uid] = []
         s.emit(OrderLost(uid, command.kind, _named(command), reason, then), to=(side,))
+
+    def _untriggered(self, uid: str, command: Command, reason: str = "no enemy in sight when its turn came") -> None:
+        """An order whose condition has not come: fire on sight with no enemy in sight, fire at
+        an enemy until it is down (it is, and no other is in sight to fire at instead), reload
+        after firing (nothing was fired). The like orders right after it wait on the same
+        condition, which nothing has changed, and go with it."""
+        s = self.session
+        queue = s.orders.get(uid) or []
+        count = 1
+        while queue and _alike(queue[0], command):
+            queue.pop(0)
+            count += 1
+        s.emit(OrderUntriggered(uid, command.kind, reason, count), to=(s.side_of(uid),))
 
     def _spent(self, uid: str) -> bool:
         s = self.session
@@ -678,3 +701,11 @@ class Battle:
                    s.dice.fingerprint()]
         text = json.dumps(payload, sort_keys=True, default=str)   # dict order does not matter
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _alike(order: Order, command: Command) -> bool:
+    """Whether `order` waits on the same condition as `command`, an untriggered order."""
+    other = order.command
+    if isinstance(command, Attack) and isinstance(other, Attack):
+        return other.target == command.target and (not other.target or order.fallback == "nearest")
+    return isinstance(command, Reload) and isinstance(other, Reload)

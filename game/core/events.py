@@ -135,6 +135,20 @@ class OrderLost(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class OrderUntriggered(Event):
+    """A conditional order whose condition had not come when the unit's turn reached it: an
+    attack at no one in particular ("fire on sight") with no enemy in sight. Nothing is spent;
+    `orders` counts it with the like orders right after it, which wait on the same condition
+    and are dropped with it. Not a lost order: it did what it said."""
+
+    kind: ClassVar[str] = "order_untriggered"
+    unit: str
+    order: str            # the order's kind ("attack")
+    reason: str
+    orders: int = 1
+
+
+@dataclass(frozen=True, slots=True)
 class TurnUnseen(Event):
     """A unit's turn begins where a side cannot see it: that side learns only that it acts."""
 

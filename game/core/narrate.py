@@ -93,6 +93,14 @@ def _order_lost(e: ev.OrderLost, n: Namer) -> str:
     return f"{n(e.unit)}'s {what}{at} cannot be carried out: {reason}.{then.get(e.then, '')}"
 
 
+def _order_untriggered(e: ev.OrderUntriggered, n: Namer) -> str:
+    if e.order == "attack":
+        shots = f" ({e.orders} shots held)" if e.orders > 1 else ""
+        return f"{n(e.unit)} holds fire: {e.reason}{shots}."
+    what = ORDER_WORDS.get(e.order, e.order.replace("_", " "))
+    return f"{n(e.unit)}'s {what} is not needed: {e.reason}."
+
+
 def _attack(e: ev.AttackResolved, n: Namer) -> str:
     how = "attacks"
     if e.reaction:               # an overwatch shot, or a blow at a unit leaving one's reach
@@ -172,6 +180,7 @@ _TELLERS: dict[type, Callable] = {
                                       f"({', '.join(n(side) for side in e.sides)})."),
     ev.OrdersGiven: lambda e, n: f"Orders given: {n(e.side)}.",
     ev.OrderLost: lambda e, n: _order_lost(e, n),
+    ev.OrderUntriggered: lambda e, n: _order_untriggered(e, n),
     ev.TurnSkipped: lambda e, n: f"{n(e.unit)} skips the turn: {e.reason}.",
     ev.TurnEnded: lambda e, n: f"{n(e.unit)} ends the turn.",
     ev.BattleEnded: lambda e, n: (f"Battle over: victory for {n(e.winner)} ({e.reason})." if e.winner

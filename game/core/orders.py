@@ -287,6 +287,15 @@ def fallen_since_ordered(session: Session, cmd: Attack) -> bool:
             and cmd.target not in session.down_when_ordered and not session.is_up(cmd.target))
 
 
+def magazine_full(session: Session, uid: str) -> bool:
+    """Whether the firearm in `uid`'s hand is full (a reload ordered after shots that were not
+    fired has nothing to do)."""
+    held = session.get(uid, c.Loadout).current
+    if held is None or session.weapons[held.weapon].kind != "firearm":
+        return False
+    return held.ammo >= session.weapons[held.weapon].magazine
+
+
 def nearest_target(session: Session, uid: str, cmd: Attack) -> str | None:
     """The nearest enemy `uid` sees that `cmd`'s attack could be made at, or None."""
     here = _square(session, uid)

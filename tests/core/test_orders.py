@@ -8,8 +8,9 @@ from game.core.commands import (Attack, ChangeStance, EndTurn, GiveOrders, Move,
                                 SetOverwatch)
 from game.core.dice import Dice
 from game.core.events import (AttackResolved, InitiativeOrder, MoveStopped, Moved, OrderLost,
-                              OverwatchTriggered, PlanningStarted, Refused, TurnSkipped,
+                              OrderUntriggered, OverwatchTriggered, PlanningStarted, Refused, TurnSkipped,
                               TurnStarted)
+from game.core.narrate import describe
 from game.core.orders import rehearse
 from game.rulesets import load_battle, new_battle
 from tests.core.builders import setup, unit
@@ -176,6 +177,27 @@ def test_an_attack_at_nobody_in_particular_takes_the_nearest_enemy_in_sight():
         events = run_round(b)
         assert [(s.attacker, s.target) for s in of(events, AttackResolved)] == [("a-1", "b-1")]
         assert not of(events, OrderLost)
+
+
+WALLED = ["." * 14, "." * 14, "#" * 14, "." * 14, "." * 14]
+
+
+def test_fire_on_sight_with_no_enemy_in_sight_does_not_trigger_and_is_not_lost():
+    """Two shots at nobody in particular, then a step: with the enemy behind the wall the shots
+    wait on a condition that has not come (one event for both, nothing spent) and the step is
+    still taken."""
+    with battle({"a": [(unit("one"), (1, 1))], "b": [(unit("two"), (1, 4))]}, [9, 1],
+                rows=WALLED) as b:
+        give(b, "a", a_1=[Attack("a-1", "", "single"), Attack("a-1", "", "single"),
+                          Move("a-1", ((2, 1),))])
+        give(b, "b", b_1=[])
+        events = run_round(b)
+        held = of(events, OrderUntriggered)
+        assert [(e.unit, e.order, e.orders) for e in held] == [("a-1", "attack", 2)]
+        assert not of(events, OrderLost) and not of(events, AttackResolved)
+        assert b.session.position("a-1") == (2, 1)
+        assert describe(held[0], b.names().get) == ("One holds fire: no enemy in sight when its "
+                                                    "turn came (2 shots held).")
 
 
 def test_units_act_in_initiative_order_each_its_whole_queue():
