@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from game.core import components as c
 from game.core.commands import (Attack, ChangeStance, EndTurn, GiveOrders, Move, Order, Proceed,
-                                SetOverwatch)
+                                Reload, SetOverwatch)
 from game.core.dice import Dice
 from game.core.events import (AttackResolved, InitiativeOrder, MoveStopped, Moved, OrderLost,
                               OrderUntriggered, OverwatchTriggered, PlanningStarted, Refused, TurnSkipped,
@@ -142,6 +142,26 @@ def test_an_order_at_a_target_already_down_is_lost_or_holds_as_planned():
         events = run_round(b)
         assert of(events, OrderLost)[0].then == "hold" and not of(events, Moved)
         assert b.session.position("a-2") == (1, 3)
+
+
+def test_fire_until_down_at_an_enemy_already_down_with_none_else_in_sight_is_untriggered():
+    """a-1 puts the only enemy down first; a-2's two shots at it, falling back on the nearest,
+    have no one to fire at: their aim is met, nothing is spent and the reload after them is
+    not needed either (its magazine is full)."""
+    rows = ["." * 14] * 4 + ["#" * 14] + ["." * 14] * 2        # b-2 behind the wall
+    with battle({"a": [(sure_shot("first"), (1, 1)), (sure_shot("second"), (1, 3))],
+                 "b": [(unit("frail", hp=1, dodge=0), (6, 2)), (unit("hidden"), (10, 6))]},
+                (9, 8, 2, 1), rows=rows) as b:
+        give(b, "a", a_1=[Attack("a-1", "b-1", "single")],
+             a_2=[Order(Attack("a-2", "b-1", "single"), "nearest"),
+                  Order(Attack("a-2", "b-1", "single"), "nearest"), Reload("a-2")])
+        give(b, "b", b_1=[], b_2=[])
+        events = run_round(b)
+        assert [s.attacker for s in of(events, AttackResolved)] == ["a-1"]
+        assert not of(events, OrderLost)
+        held = [(e.unit, e.order, e.orders) for e in of(events, OrderUntriggered)]
+        assert held == [("a-2", "attack", 2), ("a-2", "reload", 1)]
+        assert "Frail is already" in of(events, OrderUntriggered)[0].reason
 
 
 def test_a_target_put_down_but_alive_earlier_in_the_round_is_left_for_the_fallback():
