@@ -539,7 +539,7 @@ class Battle:
             return
         fallen = isinstance(command, Attack) and orders.fallen_since_ordered(s, command)
         try:
-            if fallen:
+            if isinstance(command, Attack) and fallen:
                 state = s.get(command.target, c.Health).state
                 raise Illegal(f"{s.get(command.target, c.Unit).name} is already {state}.")
             self._dispatch(command)
