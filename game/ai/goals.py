@@ -10,6 +10,7 @@ from game.ai import geometry as geo
 from game.ai.aims import Aims, weighed_aims
 from game.ai.board import Destinations
 from game.ai.intel import Picture
+from game.content.schema import PlaySpec
 from game.core.engine import Battle
 from game.core.grid import Grid
 
@@ -17,7 +18,9 @@ Square = tuple[int, int]
 GUARD = 18            # AP: a defender of an objective stays this close to it
 BLOCK = 30.0          # a defender standing on a square of the zone the enemy must reach:
                       # one it holds is one the enemy cannot step into
-SEARCH = 0.25         # score per AP walked toward where the enemy might be, none in sight
+SEARCH = 0.25         # score per AP walked toward where the enemy might be, none in sight ...
+RESTLESS = 0.5        # ... and this much more for every round without sight of an enemy
+RESTLESS_MOST = 4     # (counting at most this many rounds)
 CLOSE_IN = 0.2        # ... toward enemies last seen elsewhere
 PRESS = 0.08          # ... toward enemies in sight (the shots themselves pull harder)
 REACH = 0.9           # ... toward an objective the side must reach
@@ -29,6 +32,8 @@ FIGHT_ON = 0.3        # score per AP toward a zone to get to, with enemies in si
 THEIR_CLOCK = 0.5     # the least press against an enemy that wins by lasting
 HANG_BACK = 0.3       # the pace of a unit that must not be lost, or of a side that must last
 PRECIOUS = 1.6        # how much more the harm it expects weighs
+PRESSING = 1.5       # how much harder a side whose posture is to press closes in
+HOLD_PACE = 0.3       # score per AP back toward its post, for a side whose posture is to hold
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +46,7 @@ class Stance:
     guard: bool           # stay near the targets, on them where a square is free (BLOCK)
     finish: bool = False  # standing on the targets wins or scores at once (WIN)
     wanted: frozenset[str] = frozenset()   # enemies an objective names: worth more (aims)
+    post: bool = False    # guarding the side's own post, not a zone the enemy must reach: no BLOCK
 
 
 def lateness(battle: Battle) -> tuple[float, float]:
@@ -52,13 +58,29 @@ def lateness(battle: Battle) -> tuple[float, float]:
 
 def stance_for(battle: Battle, side: str, picture: Picture, weighs_objectives: bool = True,
                patient: bool = False) -> Stance:
-    """How the side's unit plays now: its objectives first (game.ai.aims), then the enemy.
+    """How the side's unit plays now: its objectives first (game.ai.aims), then the enemy, as
+    the scenario says the side plays (`play`: its posture, aggression and caution).
     Without `weighs_objectives` (the lower levels) only the zone to get to or guard counts: no
     unit is worth more or kept back for an objective. A `patient` side that is `outpaced`, with
-    nowhere it must be and no enemy known, holds where it is and lets the enemy come."""
+    nowhere it must be and no enemy known, holds where it is and lets the enemy come (unless
+    its posture is to press)."""
     aims = weighed_aims(battle, side, weighs_objectives)
-    stance = _stance(battle, side, picture, aims, patient)
+    play = side_play(battle, side)
+    stance = _stance(battle, side, picture, aims, patient and play.posture != "press")
+    if play.posture == "hold" and not (aims.go or aims.guard or aims.contest) and not stance.guard:
+        home = _own_zone(battle, side)
+        if home:                          # the side's post: it stays by it and fights from there
+            stance = Stance(HOLD_PACE, stance.caution, home, True, post=True)
+    pressing = PRESSING if play.posture == "press" and not stance.guard else 1.0
+    stance = replace(stance, advance=stance.advance * 2 * play.aggression * pressing,
+                     caution=stance.caution * 2 * play.caution)
     return replace(stance, wanted=aims.targets) if aims.targets else stance
+
+
+def side_play(battle: Battle, side: str) -> PlaySpec:
+    """How the scenario says `side` plays (its `play`, as validated with the rest)."""
+    found = next((d.play for d in battle.session.setup.scenario.sides if d.id == side), None)
+    return found or PlaySpec()
 
 
 def outpaced(battle: Battle, side: str) -> bool:
@@ -114,7 +136,8 @@ def _stance(battle: Battle, side: str, picture: Picture, aims: Aims, patient: bo
         return Stance(pace, caution, tuple(foes), False)
     if patient and not push and outpaced(battle, side):      # let them come
         return Stance(0.0, caution, (picture.me.square,), False)
-    return Stance(SEARCH * hurry, caution, _search_targets(battle, side, picture), False)
+    restless = 1.0 + RESTLESS * min(picture.quiet, RESTLESS_MOST)
+    return Stance(SEARCH * hurry * restless, caution, _search_targets(battle, side, picture), False)
 
 
 def _own_zone(battle: Battle, side: str) -> tuple[Square, ...]:
@@ -177,7 +200,7 @@ def progress(battle: Battle, stance: Stance, dest: Destinations,
     on_it = far == 0
     if stance.guard:
         far = np.maximum(0.0, far - GUARD)
-        return stance.advance * (far[0] - far) + BLOCK * on_it
+        return stance.advance * (far[0] - far) + (0.0 if stance.post else BLOCK) * on_it
     return stance.advance * (far[0] - far) + WIN * (_objective(battle, stance) & on_it)
 
 

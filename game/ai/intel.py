@@ -51,21 +51,28 @@ class Picture:
     made with no enemy in sight, never do), and then once for the decision.
     """
 
-    __slots__ = ("me", "foes", "cones", "round", "bodies", "looked", "_battle", "_units", "_own",
-                 "_patients")
+    __slots__ = ("me", "foes", "cones", "round", "bodies", "looked", "contact", "_battle", "_units",
+                 "_own", "_patients")
 
     def __init__(self, battle: Battle, me: Known, foes: list[Known], cones: dict[str, list[Square]],
-                 round_: int, bodies: tuple[Square, ...] = (), looked: np.ndarray | None = None) -> None:
+                 round_: int, bodies: tuple[Square, ...] = (), looked: np.ndarray | None = None,
+                 contact: int = 0) -> None:
         self.me = me
         self.foes = foes                 # enemies up: visible now or remembered
         self.cones = cones               # known enemy overwatch cones
         self.round = round_
         self.bodies = bodies             # where enemies lie downed, as last seen
         self.looked = looked             # [y, x]: the round the side last saw each square (-1: never)
+        self.contact = contact           # the round the side last saw an enemy up (0: never)
         self._battle = battle
         self._units: list[tuple[str, Square, bool, bool]] | None = None
         self._own: list[Known] | None = None
         self._patients: list[Known] | None = None
+
+    @property
+    def quiet(self) -> int:
+        """Rounds since the side last saw an enemy up, or since the first round if it never has."""
+        return self.round - max(1, self.contact)
 
     def blocked(self) -> list[Square]:
         """Squares of the units the side knows of (its own, and enemies in sight), `me` excepted:
@@ -128,6 +135,7 @@ class Intel:
     memory: dict[str, Known] = field(default_factory=dict)
     bodies: dict[str, Square] = field(default_factory=dict)     # enemies seen lying downed
     looked: np.ndarray | None = None     # [y, x]: the round the side last saw each square
+    contact: int = 0                     # the round the side last saw an enemy up (0: never)
 
     def update(self, battle: Battle) -> Picture:
         """Look, remember, and describe the situation of the active unit (one of ours)."""
@@ -137,7 +145,7 @@ class Intel:
         watching = any(f.visible and "overwatch" in f.info.statuses for f in self.memory.values())
         cones = enemy_cones(battle, self.side) if watching else {}
         return Picture(battle, me, list(self.memory.values()), cones, s.round,
-                       tuple(self.bodies.values()), self.looked)
+                       tuple(self.bodies.values()), self.looked, self.contact)
 
     def observe(self, battle: Battle) -> None:
         """Update what the side remembers of the enemy (the enemies it sees now, the squares it
@@ -151,6 +159,7 @@ class Intel:
         for sighting in sightings(battle, self.side):
             seen[sighting.uid] = sighting
             if sighting.state == "ok" and sighting.square is not None:
+                self.contact = s.round
                 old = self.memory.get(sighting.uid)
                 known = known_unit(battle, unit_info(battle, sighting.uid), s.round, True)
                 known.moved_round = old.moved_round if old and old.square == known.square else s.round

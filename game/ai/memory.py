@@ -193,7 +193,7 @@ def intel_to(intel: Intel) -> dict[str, Any]:
     if intel.looked is not None:
         looked = [[int(v) for v in row] for row in intel.looked.tolist()]
     return {"memory": [[uid, known_to(k)] for uid, k in intel.memory.items()],
-            "bodies": squares_to(intel.bodies), "looked": looked}
+            "bodies": squares_to(intel.bodies), "looked": looked, "contact": intel.contact}
 
 
 def intel_from(value: Any, side: str, battle: Battle) -> Intel:
@@ -204,6 +204,7 @@ def intel_from(value: Any, side: str, battle: Battle) -> Intel:
         need(len(pair) == 2, "memory")
         intel.memory[as_str(pair[0], "memory")] = known_from(pair[1], battle)
     intel.bodies = squares_from(data.get("bodies"), "bodies")
+    intel.contact = as_int(data.get("contact", 0), "contact")
     looked = data.get("looked")
     if looked is not None:
         grid = battle.session.grid

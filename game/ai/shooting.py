@@ -24,7 +24,8 @@ from game.core.queries import lean_option, leaning_out, overwatch_cost, preview_
 CROUCH_VALUE = 0.8        # a steadier aim for the rest of the battle
 STANCE_VALUE = {"stand": 0.0, "crouch": CROUCH_VALUE, "prone": 0.3}   # prone: up again to move
 STEADIER = {"stand": ["crouch", "prone"], "crouch": ["prone"]}
-WATCH_BLIND = 2.0         # overwatch toward where enemies may come from, none known
+WATCH_BLIND = 2.0         # overwatch toward where enemies may come from, none known ...
+WATCH_FADE = 0.5          # ... times this for every round the side has seen no enemy come
 WATCH_MOVING = 0.5        # chance an enemy that has been moving walks into the cone
 WATCH_STILL = 0.15        # ... one that has stayed put
 SCOOT = 0.7               # share of the cover gained by moving after shooting that counts
@@ -172,7 +173,7 @@ def _watch_from_here(b: Board) -> tuple[float, Command] | None:
     toward, likely = _watch_target(b)
     if toward is None or toward == me.square:
         return None
-    value = WATCH_BLIND
+    value = WATCH_BLIND * WATCH_FADE ** b.pic.quiet
     if likely is not None:
         cover = geo.cover_level(a.grid, likely.square, me.square)
         moving = b.pic.round - likely.moved_round <= 1

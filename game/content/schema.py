@@ -314,6 +314,19 @@ ScenarioMap = Annotated[
 ]
 
 
+class PlaySpec(Strict):
+    """How a side plays when a computer plays it: the scenario's story, not the player's skill
+    (every level follows it)."""
+
+    posture: Literal["patrol", "press", "hold"] = Field(
+        default="patrol", description="patrol: look for the enemy; press: go for it, never wait "
+        "for it to come; hold: stay by the side's own zone and fight from there")
+    aggression: float = Field(default=0.5, ge=0.0, le=1.0,
+                              description="how hard it closes in (0.5: as the game plays)")
+    caution: float = Field(default=0.5, ge=0.0, le=1.0,
+                           description="how much the harm it may take weighs (0.5: as the game plays)")
+
+
 class SideSpec(Strict):
     id: Ident
     name: Name
@@ -321,6 +334,7 @@ class SideSpec(Strict):
     members: list[SquadMember] = Field(default_factory=list)
     zone: Ident
     ambush: bool = False
+    play: PlaySpec = Field(default_factory=PlaySpec)
 
     @model_validator(mode="after")
     def _has_units(self) -> SideSpec:

@@ -108,12 +108,13 @@ def remembers_one_out_of_sight(players: dict) -> bool:
 def test_the_memory_is_what_the_player_knows(tmp_path, level):
     """Saved while a side remembers an enemy it no longer sees: that is in the save, and the
     battle plays on alike."""
-    unsaved, saved, memories = saved_and_unsaved(tmp_path, level, "courier", "skirmish",
+    unsaved, saved, memories = saved_and_unsaved(tmp_path, level, "depot", "skirmish",
                                                  remembers_one_out_of_sight)
     assert saved == unsaved
     intels = [memory["intel"] for memory in memories.values()]
     assert any(not known["visible"] for intel in intels for _, known in intel["memory"])
     assert all(any(cell >= 1 for row in intel["looked"] for cell in row) for intel in intels)
+    assert any(intel["contact"] >= 1 for intel in intels)    # when it last saw an enemy
     # Under simultaneous orders a unit chooses on rehearsals of its turn: between commands no
     # turn of its own is under way to remember (one unit at a time, the test below).
     assert all(memory["turn"] is None for memory in memories.values())
