@@ -95,7 +95,7 @@ def _order_lost(e: ev.OrderLost, n: Namer) -> str:
 
 def _order_untriggered(e: ev.OrderUntriggered, n: Namer) -> str:
     if e.order == "attack":
-        shots = f" ({e.orders} shots held)" if e.orders > 1 else ""
+        shots = f" (none of its {e.orders} orders to fire went off)" if e.orders > 1 else ""
         return f"{n(e.unit)} holds fire: {e.reason}{shots}."
     what = ORDER_WORDS.get(e.order, e.order.replace("_", " "))
     return f"{n(e.unit)}'s {what} is not needed: {e.reason}."

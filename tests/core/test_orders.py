@@ -217,7 +217,7 @@ def test_fire_on_sight_with_no_enemy_in_sight_does_not_trigger_and_is_not_lost()
         assert not of(events, OrderLost) and not of(events, AttackResolved)
         assert b.session.position("a-1") == (2, 1)
         assert describe(held[0], b.names().get) == ("One holds fire: no enemy in sight when its "
-                                                    "turn came (2 shots held).")
+                                                    "turn came (none of its 2 orders to fire went off).")
 
 
 def test_units_act_in_initiative_order_each_its_whole_queue():
