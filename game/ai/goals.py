@@ -33,6 +33,7 @@ THEIR_CLOCK = 0.5     # the least press against an enemy that wins by lasting
 HANG_BACK = 0.3       # the pace of a unit that must not be lost, or of a side that must last
 PRECIOUS = 1.6        # how much more the harm it expects weighs
 PRESSING = 1.5       # how much harder a side whose posture is to press closes in
+PATIENCE = 2          # quiet rounds an outpaced side waits for the enemy to come, then goes
 HOLD_PACE = 0.3       # score per AP back toward its post, for a side whose posture is to hold
 
 
@@ -134,7 +135,7 @@ def _stance(battle: Battle, side: str, picture: Picture, aims: Aims, patient: bo
         if morale < 0 and not push:          # shaken: hold, unless time is running out
             return Stance(0.3 * pace, 1.3 * caution, tuple(foes), False)
         return Stance(pace, caution, tuple(foes), False)
-    if patient and not push and outpaced(battle, side):      # let them come
+    if patient and not push and picture.quiet < PATIENCE and outpaced(battle, side):   # let them come
         return Stance(0.0, caution, (picture.me.square,), False)
     restless = 1.0 + RESTLESS * min(picture.quiet, RESTLESS_MOST)
     return Stance(SEARCH * hurry * restless, caution, _search_targets(battle, side, picture), False)
