@@ -566,7 +566,8 @@ class Battle:
             s.orders[uid] = []
         s.emit(OrderLost(uid, command.kind, _named(command), reason, then), to=(side,))
 
-    def _untriggered(self, uid: str, command: Command, reason: str = "no enemy in sight when its turn came") -> None:
+    def _untriggered(self, uid: str, command: Command,
+                     reason: str = "no enemy in sight when its turn came") -> None:
         """An order whose condition has not come: fire on sight with no enemy in sight, fire at
         an enemy until it is down (it is, and no other is in sight to fire at instead), reload
         after firing (nothing was fired). The like orders right after it wait on the same
