@@ -4,7 +4,7 @@
     .venv/bin/python bench/bench_ai.py --quick    # fewer battles
 
 Figures (medians unless stated):
-- one unit's decision (`next_command`) on outskirts (64x64, 12 against 12), level hard;
+- one unit's decision (`next_command`) on outskirts (64x64, 10 against 8 and 2 at the alarm), level hard;
 - a whole side's turn on outskirts: every decision of one side's units in one round,
   thinking only, and thinking plus the engine carrying the commands out;
 - complete hard-against-hard battles per second on each bundled scenario, by the clock and

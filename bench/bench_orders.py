@@ -4,7 +4,7 @@ machines are noisy.
     .venv/bin/python bench/bench_orders.py            # all figures
     .venv/bin/python bench/bench_orders.py --quick    # fewer battles
 
-Figures, on outskirts (64x64, 12 against 12) under `turns: simultaneous`:
+Figures, on outskirts (64x64, 10 against 8 and 2 at the alarm) under `turns: simultaneous`:
 - a side's planning: one `next_command` while the round is planned, which gives the whole
   side's `GiveOrders` (a rehearsal copy of the battle per unit, and the unit's choices made on
   it), for each level (simple, easy, normal, hard playing against itself), over every planning
