@@ -8,9 +8,10 @@ its own way of taking turns. A plain script, not a test: it measures play, not c
 For each scenario it prints:
 - attacks per unit-turn: shots (reaction shots included), grenades thrown and bursts of
   suppressive fire, over the units' turns (TurnStarted events);
-- lost orders per unit-turn (OrderLost events: orders that could not be carried out);
-- untriggered orders per unit-turn (OrderUntriggered: a conditional order whose condition never
-  came; reported, not lost);
+- lost orders per unit-turn (OrderLost: orders that could not be carried out, each counted,
+  though the like attacks right after one are told in its line);
+- untriggered lines per unit-turn (OrderUntriggered: a conditional order whose condition had
+  not come, with the like orders right after it; reported, not lost);
 - mean rounds, draws, and each side's wins (the same program plays both sides, so a side's
   share is the scenario's balance).
 The bars (docs/AI.md): attacks >= 0.20, lost <= 0.05, at most a quarter drawn, each side's
@@ -71,9 +72,9 @@ def one(job: tuple[str, int, str]) -> Tally:
             elif isinstance(e, ATTACKS):
                 tally.attacks += 1
             elif isinstance(e, ev.OrderLost):
-                tally.lost += 1
-            elif type(e).__name__ == "OrderUntriggered":
-                tally.untriggered += 1
+                tally.lost += e.orders          # one line for the like attacks after it
+            elif isinstance(e, ev.OrderUntriggered):
+                tally.untriggered += 1          # lines: one for the like orders after it too
 
     result = play(setup, seed, players, keep_events=False, on_events=count)
     tally.rounds = result.rounds

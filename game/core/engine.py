@@ -548,6 +548,7 @@ class Battle:
             reason = str(why) if command.unit == uid and (not isinstance(command, Attack) or command.target) \
                 else "no enemy in sight"
         side = s.side_of(uid)
+        failed = reason
         if order.fallback == "nearest" and isinstance(command, Attack) and command.target:
             other = orders.nearest_target(s, uid, command)
             if other is not None:
@@ -562,9 +563,34 @@ class Battle:
                 return
             reason = reason.rstrip(".") + "; no enemy in sight to fire at instead"
         then = "hold" if order.fallback == "hold" else "skip"
+        count = 1
         if then == "hold":
             s.orders[uid] = []
-        s.emit(OrderLost(uid, command.kind, _named(command), reason, then), to=(side,))
+        elif isinstance(command, Attack):
+            count += self._lost_alike(uid, order, failed)
+        s.emit(OrderLost(uid, command.kind, _named(command), reason, then, orders=count),
+               to=(side,))
+
+    def _lost_alike(self, uid: str, order: Order, failed: str) -> int:
+        """The attacks right after a lost one, at the same target with the same fallback, that
+        would now fail for the same reason (nothing has changed): lost with it, in one line."""
+        s = self.session
+        first = order.command
+        queue = s.orders.get(uid) or []
+        count = 0
+        while queue and queue[0].fallback == order.fallback:
+            nxt = queue[0].command
+            if not isinstance(nxt, Attack) or not isinstance(first, Attack) or nxt.target != first.target:
+                break
+            try:
+                attack.plan_attack(s, uid, nxt.target, nxt.mode, nxt.location, nxt.aim)
+                break                       # this one could be made: it is carried out
+            except Illegal as why:
+                if str(why) != failed:
+                    break
+            queue.pop(0)
+            count += 1
+        return count
 
     def _untriggered(self, uid: str, command: Command,
                      reason: str = "no enemy in sight when its turn came") -> None:

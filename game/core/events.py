@@ -132,6 +132,7 @@ class OrderLost(Event):
     reason: str
     then: str
     instead: str = ""
+    orders: int = 1       # with the like attacks right after it, lost for the same reason
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,7 +90,8 @@ def _order_lost(e: ev.OrderLost, n: Namer) -> str:
     then = {"skip": "", "hold": f" {n(e.unit)} holds for the rest of the round.",
             "nearest": f" {n(e.unit)} fires at the nearest enemy in sight, {n(e.instead)}, instead."}
     reason = e.reason.rstrip(".")
-    return f"{n(e.unit)}'s {what}{at} cannot be carried out: {reason}.{then.get(e.then, '')}"
+    alike = f" (and the {e.orders - 1} after it)" if e.orders > 2 else " (and the next)" if e.orders == 2 else ""
+    return f"{n(e.unit)}'s {what}{at}{alike} cannot be carried out: {reason}.{then.get(e.then, '')}"
 
 
 def _order_untriggered(e: ev.OrderUntriggered, n: Namer) -> str:

@@ -144,6 +144,21 @@ def test_an_order_at_a_target_already_down_is_lost_or_holds_as_planned():
         assert b.session.position("a-2") == (1, 3)
 
 
+def test_shots_at_an_enemy_out_of_sight_are_lost_in_one_line_and_the_move_after_goes_on():
+    """Two shots at b-1, who stands behind the wall: both are lost, told once, and the step
+    ordered after them is taken."""
+    with battle({"a": [(unit("one"), (1, 1))], "b": [(unit("two"), (1, 4))]}, [9, 1],
+                rows=WALLED) as b:
+        give(b, "a", a_1=[Attack("a-1", "b-1", "single"), Attack("a-1", "b-1", "single"),
+                          Move("a-1", ((2, 1),))])
+        give(b, "b", b_1=[])
+        events = run_round(b)
+        lost = of(events, OrderLost)
+        assert [(e.unit, e.target, e.orders) for e in lost] == [("a-1", "b-1", 2)]
+        assert "(and the next) cannot be carried out" in describe(lost[0], b.names().get)
+        assert b.session.position("a-1") == (2, 1)
+
+
 def test_fire_until_down_at_an_enemy_already_down_with_none_else_in_sight_is_untriggered():
     """a-1 puts the only enemy down first; a-2's two shots at it, falling back on the nearest,
     have no one to fire at: their aim is met, nothing is spent and the reload after them is
