@@ -419,6 +419,23 @@ def test_orders_planned_but_not_given_are_saved_and_come_back():
     match.close()
 
 
+async def test_f_orders_fire_on_sight_for_a_unit_that_cannot_see_the_enemy_its_side_sees(save_dir):
+    """Hollis stands behind the wall; Maire, through the gap, sees the trooper. Planning
+    Hollis, f orders fire on sight (the nearest enemy he sees when his turn comes), not an
+    attack he could not make."""
+    app = make_app(save_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        match = simultaneous_match(DATA / "wall_gap.yaml", 5, {"blue"})
+        screen = await planning(app, pilot, match)
+        assert screen.selected == "blue-1" and match.battle.session.sees("blue", (10, 1))
+        await pilot.press("f")
+        await pilot.pause()
+        queue = screen.plan.queue("blue-1")
+        assert [(type(o.command), o.command.target) for o in queue] == [(Attack, "")], queue
+        assert screen.target is None
+    match.close()
+
+
 def test_an_attack_at_the_nearest_enemy_is_not_offered_the_same_fallback():
     match = simultaneous_match(DUEL, 5, {"blue"})
     plan = Plan(match, "blue")

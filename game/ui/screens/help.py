@@ -58,9 +58,10 @@ is carried out). The keys above add an order to the selected unit's queue instea
 acting; nothing happens until the round is carried out.
 Tab / Shift+Tab      the next / previous unit of your side (target enemies with Enter
                      on them, or f)
-f                    with a target: order an attack on it; with no enemy in sight, an
-                     attack on the nearest enemy seen when the order comes (with none
-                     then, it holds fire: the order did not trigger, nothing is spent)
+f                    with a target: order an attack on it; with no enemy in the unit's
+                     own sight, an attack on the nearest enemy it sees when the order
+                     comes (with none then, it holds fire: the order did not trigger,
+                     nothing is spent)
 m  + / -  then o     overwatch that fires the chosen mode with the chosen aim; with a
                      target (Enter on an enemy), only at that enemy
 O                    the same, firing only once the enemy is as near as the cursor

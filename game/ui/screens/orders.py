@@ -17,11 +17,12 @@ from game.core.commands import (Attack, ChooseDefense, Command, Declare, Defend,
 from game.core.events import Event, Refused
 from game.core.narrate import watch_choice
 from game.core.queries import (action_costs, extra_actions, not_offered, out_of_reach, preview_attack,
-                               preview_suppress, revive_cost, revive_odds, unit_info)
+                               preview_suppress, revive_cost, revive_odds, unit_info,
+                               unit_sees_square)
 from game.core.ruleset import ThrowOdds
 from game.ui.area import AreaAim, area_odds, friends_caught, pct
 from game.ui.match import Match
-from game.ui.picture import enemies, revive_target
+from game.ui.picture import Picture, enemies, revive_target
 from game.ui.screens.dialogs import Choice
 from game.ui.screens.roll_prompt import TAKEN_BACK, submit_at_table
 
@@ -74,7 +75,7 @@ class Orders:
     def fire(self) -> None:
         screen = self.screen
         if screen.target is None and screen.planning_now() and screen.picture is not None \
-                and not enemies(self.match, screen.picture):    # no one in sight: the nearest
+                and not self.in_own_sight(screen.picture):      # no one in sight: the nearest
             self.play(Attack(self.match.active_uid, "", screen.mode, screen.location, screen.aim))
             return
         if screen.target is None:
@@ -82,6 +83,13 @@ class Orders:
             return
         self.play(Attack(self.match.active_uid, screen.target, screen.mode, screen.location,
                          screen.aim))
+
+    def in_own_sight(self, picture: Picture) -> bool:
+        """Whether the unit itself sees an enemy (its side may see more, whom it cannot fire at:
+        planning, f then orders fire on sight)."""
+        battle, uid = self.match.battle, self.match.active_uid
+        return uid is not None and any(unit_sees_square(battle, uid, i.square)
+                                       for i in enemies(self.match, picture))
 
     # --- area actions: aimed first, then thrown or fired ------------------------------------
 
